@@ -1,0 +1,102 @@
+package dev.moviegraph;
+
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.dynamo.BulkLoader;
+import dev.moviegraph.dynamo.CursorCodec;
+import dev.moviegraph.dynamo.DynamoCatalog;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.graphql.GraphQLService;
+import dev.moviegraph.http.GraphQLHandler;
+import dev.moviegraph.http.HealthHandler;
+import dev.moviegraph.http.HttpServer;
+import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.local.SampleLoader;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.net.URI;
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+/**
+ * The whole server, assembled in one place from its configuration: DynamoDB (embedded or not), the
+ * table, the GraphQL service and the HTTP routes. No static state: several can run in one JVM.
+ */
+public final class Moviegraph implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Moviegraph.class);
+
+    private final EmbeddedDynamo embedded;
+    private final DynamoDbAsyncClient client;
+    private final HttpServer http;
+
+    private Moviegraph(EmbeddedDynamo embedded, DynamoDbAsyncClient client, HttpServer http) {
+        this.embedded = embedded;
+        this.client = client;
+        this.http = http;
+    }
+
+    /** Starts the server; {@code interceptors} observe every DynamoDB call (tests count them). */
+    public static Moviegraph start(AppConfig config, List<ExecutionInterceptor> interceptors) {
+        long started = System.nanoTime();
+        EmbeddedDynamo embedded = null;
+        URI endpoint = null;
+        if (config.endpoint() instanceof AppConfig.Endpoint.Embedded) {
+            embedded = EmbeddedDynamo.start(config.dataDir());
+            endpoint = embedded.endpoint();
+            LOG.info("DynamoDB Local started in-process at {} ({})", endpoint,
+                    config.dataDir() == null ? "in memory" : "data in " + config.dataDir());
+        } else if (config.endpoint() instanceof AppConfig.Endpoint.Url url) {
+            endpoint = url.uri();
+        }
+        DynamoDbAsyncClient client = DynamoClients.create(endpoint, interceptors);
+        try {
+            prepareTable(config, client);
+            DynamoCatalog catalog = new DynamoCatalog(client, config.tableName(), new CursorCodec(config.cursorSecret()));
+            GraphQLService graphql = new GraphQLService(catalog);
+            HttpServer http = new HttpServer(new GraphQLHandler(graphql, new ObjectMapper()), new HealthHandler(catalog))
+                    .start(config.port());
+            LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
+                    (System.nanoTime() - started) / 1_000_000, http.port());
+            return new Moviegraph(embedded, client, http);
+        } catch (RuntimeException e) {
+            client.close();
+            if (embedded != null) {
+                embedded.close();
+            }
+            throw e;
+        }
+    }
+
+    private static void prepareTable(AppConfig config, DynamoDbAsyncClient client) {
+        TableAdmin admin = new TableAdmin(client, config.tableName());
+        if (config.createTable()) {
+            if (admin.ensureTable()) {
+                LOG.info("Created table {} with its indexes", config.tableName());
+            }
+        } else if (!admin.exists()) {
+            throw new IllegalStateException("Table " + config.tableName()
+                    + " does not exist; create it or set CREATE_TABLE=true");
+        }
+        if (config.loadSample()) {
+            new SampleLoader(new BulkLoader(client, config.tableName())).loadIfMissing();
+        }
+    }
+
+    public int port() {
+        return http.port();
+    }
+
+    @Override
+    public void close() {
+        http.stop();
+        client.close();
+        if (embedded != null) {
+            embedded.close();
+        }
+    }
+}

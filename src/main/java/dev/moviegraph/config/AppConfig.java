@@ -1,0 +1,150 @@
+package dev.moviegraph.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Everything the server reads from its environment, validated once at start-up. All problems are
+ * reported together, each naming the variable and what it accepts.
+ *
+ * @param port         HTTP port (0 picks a free one, used by tests)
+ * @param endpoint     where DynamoDB is: embedded, the AWS default, or a URL
+ * @param tableName    the single table
+ * @param createTable  create the table and its indexes when missing
+ * @param loadSample   load the bundled sample catalog when the table has none
+ * @param dataDir      embedded only: keep DynamoDB Local's data in this folder instead of memory
+ * @param cursorSecret key that signs page cursors; every instance behind one API must share it
+ */
+public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
+                        Path dataDir, String cursorSecret) {
+
+    /** Where the DynamoDB API is reached. */
+    public sealed interface Endpoint {
+        /** DynamoDB Local started in this process. */
+        record Embedded() implements Endpoint {
+        }
+
+        /** The SDK's default endpoint, region and credential chain. */
+        record Aws() implements Endpoint {
+        }
+
+        /** An explicit endpoint, e.g. a DynamoDB Local started elsewhere. */
+        record Url(URI uri) implements Endpoint {
+        }
+    }
+
+    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_.-]{3,255}");
+    /** Signs cursors when CURSOR_SECRET is unset; fine for one instance, set your own for a fleet. */
+    private static final String DEFAULT_CURSOR_SECRET = "moviegraph-default-cursor-key";
+
+    public boolean embedded() {
+        return endpoint instanceof Endpoint.Embedded;
+    }
+
+    /** The configuration with no environment at all: the embedded default. */
+    public static AppConfig defaults() {
+        return fromEnvironment(Map.of());
+    }
+
+    public static AppConfig fromEnvironment(Map<String, String> env) {
+        List<String> problems = new ArrayList<>();
+        int port = parsePort(env.get("PORT"), problems);
+        Endpoint endpoint = parseEndpoint(env.get("DYNAMODB_ENDPOINT"), problems);
+        boolean embedded = endpoint instanceof Endpoint.Embedded;
+
+        String table = valueOr(env, "TABLE_NAME", "moviegraph");
+        if (!TABLE_NAME.matcher(table).matches()) {
+            problems.add("TABLE_NAME='" + table + "' is not a DynamoDB table name (3 to 255 of A-Z a-z 0-9 _ . -)");
+        }
+        boolean createTable = parseBoolean(env, "CREATE_TABLE", embedded, problems);
+        boolean loadSample = parseBoolean(env, "LOAD_SAMPLE", embedded, problems);
+
+        Path dataDir = null;
+        String dir = env.get("DYNAMODB_DATA_DIR");
+        if (dir != null && !dir.isBlank()) {
+            if (!embedded) {
+                problems.add("DYNAMODB_DATA_DIR is only used with DYNAMODB_ENDPOINT=embedded");
+            }
+            dataDir = Path.of(dir.trim());
+        }
+        String secret = valueOr(env, "CURSOR_SECRET", DEFAULT_CURSOR_SECRET);
+        if (secret.length() < 16) {
+            problems.add("CURSOR_SECRET must be at least 16 characters");
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret);
+    }
+
+    public AppConfig withPort(int newPort) {
+        return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret);
+    }
+
+    private static String valueOr(Map<String, String> env, String name, String fallback) {
+        String value = env.get(name);
+        return value == null || value.isBlank() ? fallback : value.trim();
+    }
+
+    private static int parsePort(String value, List<String> problems) {
+        if (value == null || value.isBlank()) {
+            return 8080;
+        }
+        try {
+            int port = Integer.parseInt(value.trim());
+            if (port >= 0 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        problems.add("PORT='" + value + "' is not a port number (0 to 65535)");
+        return 0;
+    }
+
+    private static Endpoint parseEndpoint(String value, List<String> problems) {
+        if (value == null || value.isBlank() || value.trim().equalsIgnoreCase("embedded")) {
+            return new Endpoint.Embedded();
+        }
+        String trimmed = value.trim();
+        if (trimmed.equalsIgnoreCase("aws")) {
+            return new Endpoint.Aws();
+        }
+        try {
+            URI uri = URI.create(trimmed);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
+                return new Endpoint.Url(uri);
+            }
+        } catch (IllegalArgumentException ignored) {
+            // reported below
+        }
+        problems.add("DYNAMODB_ENDPOINT='" + trimmed
+                + "' must be 'embedded', 'aws', or an http(s):// URL such as http://localhost:8000");
+        return new Endpoint.Embedded();
+    }
+
+    private static boolean parseBoolean(Map<String, String> env, String name, boolean fallback, List<String> problems) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "true", "1", "yes" -> {
+                return true;
+            }
+            case "false", "0", "no" -> {
+                return false;
+            }
+            default -> {
+                problems.add(name + "='" + value + "' must be true or false");
+                return fallback;
+            }
+        }
+    }
+}

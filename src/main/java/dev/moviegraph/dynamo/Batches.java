@@ -1,0 +1,121 @@
+package dev.moviegraph.dynamo;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * BatchGetItem and BatchWriteItem done right: chunks at the API's limits, all chunks in flight together,
+ * and the keys or items DynamoDB hands back as unprocessed retried with jittered exponential backoff
+ * (the SDK's own strategy) instead of being dropped.
+ */
+public final class Batches {
+    static final int MAX_GET_KEYS = 100;
+    static final int MAX_WRITE_ITEMS = 25;
+    private static final int MAX_ATTEMPTS = 8;
+    private static final BackoffStrategy BACKOFF =
+            BackoffStrategy.exponentialDelay(Duration.ofMillis(25), Duration.ofSeconds(2));
+
+    private final DynamoDbAsyncClient client;
+    private final String table;
+
+    public Batches(DynamoDbAsyncClient client, String table) {
+        this.client = client;
+        this.table = table;
+    }
+
+    /** Reads every key (duplicates allowed); the result holds the items found, in no particular order. */
+    public CompletableFuture<List<Map<String, AttributeValue>>> getAll(List<Map<String, AttributeValue>> keys) {
+        List<Map<String, AttributeValue>> distinct = keys.stream().distinct().toList();
+        List<CompletableFuture<List<Map<String, AttributeValue>>>> chunks = new ArrayList<>();
+        for (List<Map<String, AttributeValue>> chunk : chunks(distinct, MAX_GET_KEYS)) {
+            chunks.add(getChunk(chunk, 1, new ArrayList<>()));
+        }
+        return CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+            List<Map<String, AttributeValue>> items = new ArrayList<>();
+            chunks.forEach(chunk -> items.addAll(chunk.join()));
+            return items;
+        });
+    }
+
+    private CompletableFuture<List<Map<String, AttributeValue>>> getChunk(
+            List<Map<String, AttributeValue>> keys, int attempt, List<Map<String, AttributeValue>> found) {
+        BatchGetItemRequest request = BatchGetItemRequest.builder()
+                .requestItems(Map.of(table, KeysAndAttributes.builder().keys(keys).build()))
+                .build();
+        return client.batchGetItem(request).thenCompose(response -> {
+            found.addAll(response.responses().getOrDefault(table, List.of()));
+            KeysAndAttributes unprocessed = response.unprocessedKeys().get(table);
+            if (unprocessed == null || unprocessed.keys().isEmpty()) {
+                return CompletableFuture.completedFuture(found);
+            }
+            if (attempt >= MAX_ATTEMPTS) {
+                return CompletableFuture.failedFuture(new UnprocessedException(unprocessed.keys().size()));
+            }
+            return later(attempt).thenCompose(ignored -> getChunk(unprocessed.keys(), attempt + 1, found));
+        });
+    }
+
+    /** Puts every item, 25 per request, at most {@code parallelism} requests in flight. */
+    public CompletableFuture<Void> putAll(List<Map<String, AttributeValue>> items, int parallelism) {
+        List<List<Map<String, AttributeValue>>> chunks = chunks(items, MAX_WRITE_ITEMS);
+        List<CompletableFuture<Void>> lanes = new ArrayList<>();
+        for (int lane = 0; lane < parallelism; lane++) {
+            CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+            for (int i = lane; i < chunks.size(); i += parallelism) {
+                List<WriteRequest> writes = chunks.get(i).stream()
+                        .map(item -> WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build())
+                        .toList();
+                chain = chain.thenCompose(ignored -> writeChunk(writes, 1));
+            }
+            lanes.add(chain);
+        }
+        return CompletableFuture.allOf(lanes.toArray(CompletableFuture[]::new));
+    }
+
+    private CompletableFuture<Void> writeChunk(List<WriteRequest> writes, int attempt) {
+        BatchWriteItemRequest request = BatchWriteItemRequest.builder().requestItems(Map.of(table, writes)).build();
+        return client.batchWriteItem(request).thenCompose(response -> {
+            List<WriteRequest> unprocessed = response.unprocessedItems().getOrDefault(table, List.of());
+            if (unprocessed.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (attempt >= MAX_ATTEMPTS) {
+                return CompletableFuture.failedFuture(new UnprocessedException(unprocessed.size()));
+            }
+            return later(attempt).thenCompose(ignored -> writeChunk(unprocessed, attempt + 1));
+        });
+    }
+
+    private static CompletableFuture<Void> later(int attempt) {
+        long delay = BACKOFF.computeDelay(attempt).toMillis();
+        return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
+    }
+
+    static <T> List<List<T>> chunks(List<T> all, int size) {
+        List<List<T>> chunks = new ArrayList<>();
+        for (int i = 0; i < all.size(); i += size) {
+            chunks.add(all.subList(i, Math.min(all.size(), i + size)));
+        }
+        return chunks;
+    }
+
+    /** Keys that DynamoDB still refused to process after the whole retry budget. */
+    public static final class UnprocessedException extends RuntimeException {
+        UnprocessedException(int count) {
+            super(count + " keys were still unprocessed after " + MAX_ATTEMPTS + " attempts");
+        }
+    }
+}

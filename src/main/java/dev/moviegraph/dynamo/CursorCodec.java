@@ -1,0 +1,115 @@
+package dev.moviegraph.dynamo;
+
+import dev.moviegraph.catalog.InvalidInputException;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Turns a DynamoDB key (the LastEvaluatedKey of a page, or the key of a page's last item, which is the
+ * same thing) into an opaque cursor and back. Cursors are signed with HMAC-SHA256 so that a cursor that
+ * was edited is refused instead of being passed to DynamoDB; the key is shared by every gateway
+ * instance (configuration), so any instance accepts any instance's cursors.
+ */
+public final class CursorCodec {
+    private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+    private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+    private static final char SEPARATOR = '\u001f';
+    private static final int SIGNATURE_BYTES = 12;
+    private static final int MAX_CURSOR_CHARS = 1024;
+
+    /** Which list a cursor belongs to, and which key attributes it holds, in order. */
+    public enum Kind {
+        CAST("c", List.of(TableLayout.PK, TableLayout.SK, TableLayout.LSI1_SK)),
+        FILMOGRAPHY("f", List.of(TableLayout.SK, TableLayout.PK));
+
+        private final String tag;
+        private final List<String> attributes;
+
+        Kind(String tag, List<String> attributes) {
+            this.tag = tag;
+            this.attributes = attributes;
+        }
+
+        /** The attribute that names the list's partition (the movie for a cast, the actor for a filmography). */
+        String partitionAttribute() {
+            return attributes.get(0);
+        }
+    }
+
+    private final byte[] secret;
+
+    public CursorCodec(String secret) {
+        this.secret = secret.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public String encode(Kind kind, Map<String, AttributeValue> key) {
+        StringBuilder payload = new StringBuilder(kind.tag);
+        for (String attribute : kind.attributes) {
+            payload.append(SEPARATOR).append(key.get(attribute).s());
+        }
+        byte[] bytes = payload.toString().getBytes(StandardCharsets.UTF_8);
+        return ENCODER.encodeToString(bytes) + "." + ENCODER.encodeToString(sign(bytes));
+    }
+
+    /**
+     * Decodes a cursor into an ExclusiveStartKey, checking its signature and that it was issued for
+     * this very list (same kind, same partition).
+     */
+    public Map<String, AttributeValue> decode(Kind kind, String cursor, String expectedPartition) {
+        if (cursor.length() > MAX_CURSOR_CHARS) {
+            throw invalid();
+        }
+        int dot = cursor.indexOf('.');
+        if (dot < 0) {
+            throw invalid();
+        }
+        byte[] payload;
+        byte[] signature;
+        try {
+            payload = DECODER.decode(cursor.substring(0, dot));
+            signature = DECODER.decode(cursor.substring(dot + 1));
+        } catch (IllegalArgumentException e) {
+            throw invalid();
+        }
+        if (!MessageDigest.isEqual(sign(payload), signature)) {
+            throw invalid();
+        }
+        String[] parts = new String(payload, StandardCharsets.UTF_8).split(String.valueOf(SEPARATOR), -1);
+        if (parts.length != kind.attributes.size() + 1 || !parts[0].equals(kind.tag)) {
+            throw invalid();
+        }
+        Map<String, AttributeValue> key = new LinkedHashMap<>();
+        for (int i = 0; i < kind.attributes.size(); i++) {
+            key.put(kind.attributes.get(i), AttributeValue.fromS(parts[i + 1]));
+        }
+        if (!key.get(kind.partitionAttribute()).s().equals(expectedPartition)) {
+            throw new InvalidInputException("Invalid cursor: it was issued for another list");
+        }
+        return key;
+    }
+
+    private byte[] sign(byte[] payload) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            return Arrays.copyOf(mac.doFinal(payload), SIGNATURE_BYTES);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available", e);
+        }
+    }
+
+    private static InvalidInputException invalid() {
+        return new InvalidInputException("Invalid cursor: pass back an endCursor or cursor exactly as it was returned");
+    }
+}

@@ -1,0 +1,63 @@
+package dev.moviegraph.dynamo;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProviderChain;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
+
+/** Builds the one async DynamoDB client the gateway uses, with deliberate timeouts and retries. */
+public final class DynamoClients {
+    private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+
+    private DynamoClients() {
+    }
+
+    /**
+     * @param endpoint     null for AWS's default endpoint, else an explicit endpoint
+     * @param interceptors observers of every call (request counting in tests)
+     */
+    public static DynamoDbAsyncClient create(URI endpoint, List<ExecutionInterceptor> interceptors) {
+        DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .maxConcurrency(256)
+                        .connectionTimeout(Duration.ofSeconds(2)))
+                .overrideConfiguration(ClientOverrideConfiguration.builder()
+                        .retryStrategy(RetryMode.STANDARD)
+                        .apiCallAttemptTimeout(ATTEMPT_TIMEOUT)
+                        .apiCallTimeout(CALL_TIMEOUT)
+                        .executionInterceptors(interceptors)
+                        .build());
+        if (endpoint != null) {
+            // DynamoDB Local accepts any credentials and region; use real ones when the environment has them.
+            builder.endpointOverride(endpoint)
+                    .region(regionOr(Region.US_EAST_1))
+                    .credentialsProvider(AwsCredentialsProviderChain.builder()
+                            .reuseLastProviderEnabled(true)
+                            .credentialsProviders(DefaultCredentialsProvider.builder().build(),
+                                    StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                            .build());
+        }
+        return builder.build();
+    }
+
+    private static Region regionOr(Region fallback) {
+        try {
+            return new DefaultAwsRegionProviderChain().getRegion();
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
+}

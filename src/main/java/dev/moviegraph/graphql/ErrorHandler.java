@@ -1,0 +1,62 @@
+package dev.moviegraph.graphql;
+
+import dev.moviegraph.catalog.InvalidInputException;
+
+import graphql.GraphQLError;
+import graphql.GraphqlErrorBuilder;
+import graphql.execution.DataFetcherExceptionHandler;
+import graphql.execution.DataFetcherExceptionHandlerParameters;
+import graphql.execution.DataFetcherExceptionHandlerResult;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
+
+/**
+ * Turns a failed field into a client-safe error: the user's own mistakes keep their message; store
+ * outages and bugs get a generic message and an id, and only the log sees the exception.
+ */
+final class ErrorHandler implements DataFetcherExceptionHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(ErrorHandler.class);
+
+    @Override
+    public CompletableFuture<DataFetcherExceptionHandlerResult> handleException(
+            DataFetcherExceptionHandlerParameters parameters) {
+        Throwable failure = unwrap(parameters.getException());
+        GraphQLError error = errorFor(failure, parameters);
+        return CompletableFuture.completedFuture(DataFetcherExceptionHandlerResult.newResult(error).build());
+    }
+
+    private static GraphQLError errorFor(Throwable failure, DataFetcherExceptionHandlerParameters parameters) {
+        GraphqlErrorBuilder<?> builder = GraphqlErrorBuilder.newError()
+                .path(parameters.getPath())
+                .location(parameters.getSourceLocation());
+        if (failure instanceof InvalidInputException) {
+            return builder.message(failure.getMessage()).errorType(ErrorType.BAD_USER_INPUT)
+                    .extensions(Map.of("code", ErrorType.BAD_USER_INPUT.name())).build();
+        }
+        String id = UUID.randomUUID().toString();
+        if (failure instanceof SdkException) {
+            LOG.warn("DynamoDB call failed for {} (error id {})", parameters.getPath(), id, failure);
+            return builder.message("The catalog store is unavailable; try again shortly (error id " + id + ")")
+                    .errorType(ErrorType.UNAVAILABLE)
+                    .extensions(Map.of("code", ErrorType.UNAVAILABLE.name(), "errorId", id)).build();
+        }
+        LOG.error("Internal error at {} (error id {})", parameters.getPath(), id, failure);
+        return builder.message("Internal error (error id " + id + ")").errorType(ErrorType.INTERNAL)
+                .extensions(Map.of("code", ErrorType.INTERNAL.name(), "errorId", id)).build();
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable current = failure;
+        while (current instanceof CompletionException && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+}

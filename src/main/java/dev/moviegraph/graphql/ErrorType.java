@@ -1,0 +1,17 @@
+package dev.moviegraph.graphql;
+
+import graphql.ErrorClassification;
+
+/** The small fixed set of codes every error carries in {@code extensions.code}. */
+public enum ErrorType implements ErrorClassification {
+    /** The query is not valid GraphQL text. */
+    GRAPHQL_PARSE_FAILED,
+    /** The query does not fit the schema, or a variable has the wrong type. */
+    GRAPHQL_VALIDATION_FAILED,
+    /** An argument is malformed or out of range (ids, months, cursors, page sizes). */
+    BAD_USER_INPUT,
+    /** DynamoDB could not be reached or refused the call; retry later. */
+    UNAVAILABLE,
+    /** A fault of the gateway; the message carries an id that is also in the server log. */
+    INTERNAL
+}

@@ -1,0 +1,142 @@
+package dev.moviegraph.http;
+
+import dev.moviegraph.graphql.GraphQLRequest;
+import dev.moviegraph.graphql.GraphQLService;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import graphql.language.OperationDefinition;
+
+import io.javalin.http.Context;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * GraphQL over HTTP (graphql/graphql-over-http): POST with a JSON body, GET with query parameters
+ * (queries only), Accept negotiation and the status codes of each response type. Only HTTP lives here;
+ * execution is {@link GraphQLService}'s.
+ */
+public final class GraphQLHandler {
+    private final GraphQLService service;
+    private final ObjectMapper json;
+
+    public GraphQLHandler(GraphQLService service, ObjectMapper json) {
+        this.service = service;
+        this.json = json;
+    }
+
+    public void post(Context ctx) {
+        String responseType = MediaTypes.negotiate(ctx.header("Accept"));
+        if (responseType == null) {
+            notAcceptable(ctx);
+            return;
+        }
+        if (!MediaTypes.isJson(ctx.contentType())) {
+            requestError(ctx, 415, responseType, "POST requests must have Content-Type: application/json");
+            return;
+        }
+        JsonNode body;
+        try {
+            body = json.readTree(ctx.bodyAsBytes());
+        } catch (java.io.IOException e) {
+            requestError(ctx, 400, responseType, "The request body is not valid JSON");
+            return;
+        }
+        if (body == null || !body.isObject()) {
+            requestError(ctx, 400, responseType, "The request body must be a JSON object with a 'query'");
+            return;
+        }
+        Optional<GraphQLRequest> request = parse(ctx, responseType, body.get("query"), body.get("operationName"),
+                body.get("variables"));
+        request.ifPresent(r -> execute(ctx, responseType, r));
+    }
+
+    public void get(Context ctx) {
+        String responseType = MediaTypes.negotiate(ctx.header("Accept"));
+        if (responseType == null) {
+            notAcceptable(ctx);
+            return;
+        }
+        JsonNode variables = null;
+        String rawVariables = ctx.queryParam("variables");
+        if (rawVariables != null && !rawVariables.isEmpty()) {
+            try {
+                variables = json.readTree(rawVariables);
+            } catch (JsonProcessingException e) {
+                requestError(ctx, 400, responseType, "The 'variables' parameter is not valid JSON");
+                return;
+            }
+        }
+        String query = ctx.queryParam("query");
+        String operationName = ctx.queryParam("operationName");
+        Optional<GraphQLRequest> request = parse(ctx, responseType,
+                query == null ? null : json.getNodeFactory().textNode(query),
+                operationName == null || operationName.isEmpty() ? null : json.getNodeFactory().textNode(operationName),
+                variables);
+        if (request.isEmpty()) {
+            return;
+        }
+        Optional<OperationDefinition.Operation> kind = service.operationKind(request.get());
+        if (kind.isPresent() && kind.get() != OperationDefinition.Operation.QUERY) {
+            ctx.header("Allow", "POST");
+            requestError(ctx, 405, responseType, "Only queries can be sent with GET; send "
+                    + kind.get().name().toLowerCase() + " operations with POST");
+            return;
+        }
+        execute(ctx, responseType, request.get());
+    }
+
+    private Optional<GraphQLRequest> parse(Context ctx, String responseType, JsonNode query, JsonNode operationName,
+                                           JsonNode variables) {
+        if (query == null || !query.isTextual()) {
+            requestError(ctx, 400, responseType, "The request must have a 'query' string");
+            return Optional.empty();
+        }
+        if (operationName != null && !operationName.isNull() && !operationName.isTextual()) {
+            requestError(ctx, 400, responseType, "'operationName' must be a string");
+            return Optional.empty();
+        }
+        if (variables != null && !variables.isNull() && !variables.isObject()) {
+            requestError(ctx, 400, responseType, "'variables' must be a JSON object");
+            return Optional.empty();
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> vars = variables == null || variables.isNull() ? Map.of()
+                : json.convertValue(variables, Map.class);
+        String name = operationName == null || operationName.isNull() ? null : operationName.asText();
+        return Optional.of(new GraphQLRequest(query.asText(), name, vars));
+    }
+
+    private void execute(Context ctx, String responseType, GraphQLRequest request) {
+        ctx.future(() -> service.execute(request).thenAccept(result -> {
+            // application/json: 200 for every well-formed request; graphql-response+json: 4xx when the
+            // request failed before execution (no "data" entry), as the spec asks.
+            int status = responseType.equals(MediaTypes.GRAPHQL_RESPONSE) && !result.containsKey("data") ? 400 : 200;
+            write(ctx, status, responseType, result);
+        }));
+    }
+
+    private void notAcceptable(Context ctx) {
+        write(ctx, 406, MediaTypes.JSON, errors("Accept must allow application/graphql-response+json or application/json"));
+    }
+
+    private void requestError(Context ctx, int status, String responseType, String message) {
+        write(ctx, status, responseType, errors(message));
+    }
+
+    private static Map<String, Object> errors(String message) {
+        return Map.of("errors", List.of(Map.of("message", message, "extensions", Map.of("code", "BAD_REQUEST"))));
+    }
+
+    private void write(Context ctx, int status, String responseType, Map<String, Object> body) {
+        try {
+            ctx.status(status).contentType(responseType + "; charset=utf-8").result(json.writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A GraphQL result could not be written as JSON", e);
+        }
+    }
+}

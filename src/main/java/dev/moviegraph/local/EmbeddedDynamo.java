@@ -1,0 +1,130 @@
+package dev.moviegraph.local;
+
+import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
+import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * AWS's DynamoDB Local, started inside this JVM with its own HTTP server, so the gateway talks to it
+ * through the real SDK client exactly as it would talk to DynamoDB.
+ */
+public final class EmbeddedDynamo implements AutoCloseable {
+    /** sqlite4java's native libraries, copied into the jar at build time (see pom.xml). */
+    private static final List<String> NATIVE_LIBRARIES = List.of(
+            "libsqlite4java-linux-amd64.so", "libsqlite4java-osx.dylib", "sqlite4java-win32-x64.dll");
+
+    /** Held so the JUL logger (and its level) is not collected: sqlite4java warns about its jar version. */
+    private static final Logger SQLITE_LOG = Logger.getLogger("com.almworks.sqlite4java");
+
+    static {
+        SQLITE_LOG.setLevel(Level.SEVERE);
+    }
+
+    private final DynamoDBProxyServer server;
+    private final URI endpoint;
+
+    private EmbeddedDynamo(DynamoDBProxyServer server, URI endpoint) {
+        this.server = server;
+        this.endpoint = endpoint;
+    }
+
+    /**
+     * Starts DynamoDB Local on a free port, in memory, or on disk in {@code dataDir} when it is not null.
+     */
+    public static EmbeddedDynamo start(Path dataDir) {
+        System.setProperty("sqlite4java.library.path", extractNativeLibraries().toString());
+        int port = freePort();
+        List<String> args = new ArrayList<>(List.of("-port", Integer.toString(port), "-sharedDb", "-disableTelemetry"));
+        if (dataDir == null) {
+            args.add("-inMemory");
+        } else {
+            try {
+                Files.createDirectories(dataDir);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot create DYNAMODB_DATA_DIR " + dataDir, e);
+            }
+            args.addAll(List.of("-dbPath", dataDir.toAbsolutePath().toString()));
+        }
+        try {
+            DynamoDBProxyServer server = ServerRunner.createServerFromCommandLineArgs(args.toArray(String[]::new));
+            bindToLoopback(server);
+            server.start();
+            return new EmbeddedDynamo(server, URI.create("http://127.0.0.1:" + port));
+        } catch (Exception e) {
+            throw new IllegalStateException("DynamoDB Local did not start: " + e.getMessage(), e);
+        }
+    }
+
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("DynamoDB Local did not stop cleanly", e);
+        }
+    }
+
+    /**
+     * DynamoDB Local has no host option and listens on every interface; an unauthenticated database
+     * has no business on the network, so its connector is narrowed to loopback before it starts.
+     */
+    private static void bindToLoopback(DynamoDBProxyServer proxy) throws ReflectiveOperationException {
+        Field field = DynamoDBProxyServer.class.getDeclaredField("server");
+        field.setAccessible(true);
+        Server jetty = (Server) field.get(proxy);
+        for (Connector connector : jetty.getConnectors()) {
+            if (connector instanceof ServerConnector network) {
+                network.setHost(InetAddress.getLoopbackAddress().getHostAddress());
+            }
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("No free port for DynamoDB Local", e);
+        }
+    }
+
+    private static Path extractNativeLibraries() {
+        try {
+            Path dir = Files.createTempDirectory("moviegraph-sqlite4java");
+            dir.toFile().deleteOnExit();
+            for (String name : NATIVE_LIBRARIES) {
+                try (InputStream in = EmbeddedDynamo.class.getResourceAsStream("/sqlite4java/" + name)) {
+                    if (in != null) {
+                        Path target = dir.resolve(name);
+                        Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+                        target.toFile().deleteOnExit();
+                    }
+                }
+            }
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot unpack sqlite4java for DynamoDB Local", e);
+        }
+    }
+}

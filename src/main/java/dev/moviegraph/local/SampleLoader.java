@@ -1,0 +1,33 @@
+package dev.moviegraph.local;
+
+import dev.moviegraph.dynamo.BulkLoader;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Loads the bundled sample catalog into the table once. */
+public final class SampleLoader {
+    private static final Logger LOG = LoggerFactory.getLogger(SampleLoader.class);
+    private static final String MARKER = "sample-" + SampleCatalog.DEFAULT_SEED;
+
+    private final BulkLoader loader;
+
+    public SampleLoader(BulkLoader loader) {
+        this.loader = loader;
+    }
+
+    /** Loads the sample unless it is already there; returns the number of items written. */
+    public int loadIfMissing() {
+        if (loader.isLoaded(MARKER)) {
+            LOG.info("Sample catalog already loaded");
+            return 0;
+        }
+        long start = System.nanoTime();
+        SampleCatalog sample = SampleCatalog.generate(SampleCatalog.DEFAULT_SEED);
+        int items = loader.load(MARKER, sample.movies(), sample.actors(), sample.cast(), sample.totals());
+        LOG.info("Loaded the sample catalog: {} movies, {} actors, {} cast items, {} monthly totals ({} items) in {} ms",
+                sample.movies().size(), sample.actors().size(), sample.cast().size(), sample.totals().size(), items,
+                (System.nanoTime() - start) / 1_000_000);
+        return items;
+    }
+}
