@@ -1,0 +1,270 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.catalog.Actor;
+import dev.moviegraph.catalog.CastMember;
+import dev.moviegraph.catalog.MonthlyStreams;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.local.SampleCatalog;
+import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.TestServer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every query shape of the contract, over HTTP against the embedded DynamoDB Local: the data it
+ * returns (checked against the sample catalog the server loaded) and the number of DynamoDB requests
+ * it costs (counted as the SDK sends them).
+ */
+class QueryShapesTest {
+    private static final String SHAWSHANK = "tt0111161";
+    private static final YearMonth MAY_2024 = YearMonth.of(2024, 5);
+
+    private final TestServer server = TestServer.get();
+    private final SampleCatalog sample = server.sample();
+
+    private record Run(Response response, List<String> operations) {
+    }
+
+    private Run run(String query, Map<String, Object> variables) {
+        server.counter().reset();
+        Response response = server.client().query(query, variables);
+        List<String> operations = server.counter().operations();
+        assertEquals(200, response.status(), response.raw().body());
+        assertTrue(response.errors().isMissingNode(), () -> "unexpected errors: " + response.errors());
+        assertFalse(operations.contains("Scan"), "a resolver scanned the table");
+        return new Run(response, operations);
+    }
+
+    private Movie movie(String id) {
+        return sample.movies().stream().filter(m -> m.id().value().equals(id)).findFirst().orElseThrow();
+    }
+
+    private Map<String, Actor> actorsById() {
+        return sample.actors().stream().collect(Collectors.toMap(a -> a.id().value(), Function.identity()));
+    }
+
+    /** Top-billed first, uncredited last (by actor id), as the API promises. */
+    private List<CastMember> castOf(String movieId) {
+        return sample.cast().stream().filter(c -> c.movieId().value().equals(movieId))
+                .sorted(Comparator.comparing((CastMember c) -> c.billing() == null ? Integer.MAX_VALUE : c.billing())
+                        .thenComparing(c -> c.actorId().value()))
+                .toList();
+    }
+
+    @Test
+    void movieDetailsAloneCostOneRequest() {
+        Run run = run("query($id: ID!) { movie(id: $id) { id title year releaseDate genres runtimeMinutes } }",
+                Map.of("id", SHAWSHANK));
+        JsonNode movie = run.response().data().path("movie");
+        Movie expected = movie(SHAWSHANK);
+        assertEquals(expected.title(), movie.path("title").asText());
+        assertEquals(expected.year(), movie.path("year").asInt());
+        assertEquals(expected.releaseDate().toString(), movie.path("releaseDate").asText());
+        assertEquals(expected.genres().get(0), movie.path("genres").path(0).asText());
+        assertEquals(expected.runtimeMinutes(), movie.path("runtimeMinutes").asInt());
+        assertEquals(1, run.operations().size(), run.operations().toString());
+    }
+
+    @Test
+    void movieWithCastAndActorNamesCostsOneQuery() {
+        Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { characters billing actor { name } } } } } }",
+                Map.of("id", SHAWSHANK));
+        List<CastMember> expected = castOf(SHAWSHANK);
+        JsonNode edges = run.response().data().path("movie").path("cast").path("edges");
+        assertEquals(expected.size(), edges.size());
+        for (int i = 0; i < expected.size(); i++) {
+            JsonNode node = edges.path(i).path("node");
+            assertEquals(expected.get(i).actorName(), node.path("actor").path("name").asText());
+            assertEquals(expected.get(i).characters().get(0), node.path("characters").path(0).asText());
+        }
+        assertEquals("The Shawshank Redemption", run.response().data().path("movie").path("title").asText());
+        assertEquals(List.of("Query"), run.operations());
+    }
+
+    @Test
+    void askingActorDetailsBeyondTheCopiedNameAddsOneBatchRead() {
+        Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { actor { name birthYear } } } } } }",
+                Map.of("id", SHAWSHANK));
+        Map<String, Actor> actors = actorsById();
+        JsonNode edges = run.response().data().path("movie").path("cast").path("edges");
+        List<CastMember> expected = castOf(SHAWSHANK);
+        for (int i = 0; i < expected.size(); i++) {
+            Actor actor = actors.get(expected.get(i).actorId().value());
+            assertEquals(actor.birthYear(), edges.path(i).path("node").path("actor").path("birthYear").asInt());
+        }
+        assertEquals(List.of("Query", "BatchGetItem"), run.operations());
+    }
+
+    @Test
+    void filmographyWithMovieTitlesCostsOneIndexQuery() {
+        String actorId = busiestActor();
+        Run run = run("query($id: ID!) { actor(id: $id) { name movies { edges { node { characters movie { title year } } } pageInfo { hasNextPage } } } }",
+                Map.of("id", actorId));
+        JsonNode actor = run.response().data().path("actor");
+        assertEquals(actorsById().get(actorId).name(), actor.path("name").asText());
+        List<CastMember> expected = sample.cast().stream().filter(c -> c.actorId().value().equals(actorId))
+                .sorted(Comparator.comparing(c -> c.movieId().value())).toList();
+        JsonNode edges = actor.path("movies").path("edges");
+        assertEquals(20, edges.size(), "default page size");
+        for (int i = 0; i < 20; i++) {
+            assertEquals(expected.get(i).movieTitle(), edges.path(i).path("node").path("movie").path("title").asText());
+            assertEquals(expected.get(i).movieYear(), edges.path(i).path("node").path("movie").path("year").asInt());
+        }
+        assertTrue(actor.path("movies").path("pageInfo").path("hasNextPage").asBoolean());
+        assertEquals(List.of("Query"), run.operations());
+    }
+
+    @Test
+    void topMoviesOfAMonthCostOneQueryAndGenresOneBatchMore() {
+        List<MonthlyStreams> expected = sample.totals().stream().filter(t -> t.month().equals(MAY_2024))
+                .sorted(Comparator.comparingLong(MonthlyStreams::streams).reversed()).limit(10).toList();
+
+        Run titles = run("{ topMovies(month: \"2024-05\") { streams movie { title } } }", Map.of());
+        JsonNode top = titles.response().data().path("topMovies");
+        assertEquals(10, top.size());
+        for (int i = 0; i < 10; i++) {
+            assertEquals(expected.get(i).streams(), top.path(i).path("streams").asLong());
+            assertEquals(expected.get(i).movieTitle(), top.path(i).path("movie").path("title").asText());
+        }
+        assertEquals(List.of("Query"), titles.operations());
+
+        Run genres = run("{ topMovies(month: \"2024-05\", limit: 10) { streams movie { title genres } } }", Map.of());
+        JsonNode first = genres.response().data().path("topMovies").path(0).path("movie");
+        assertEquals(movie(expected.get(0).movieId().value()).genres().get(0), first.path("genres").path(0).asText());
+        assertEquals(List.of("Query", "BatchGetItem"), genres.operations());
+    }
+
+    @Test
+    void streamTotalCostsOneReadAndIsNullForAMonthWithoutStreams() {
+        Run run = run("query($id: ID!) { streamTotal(movieId: $id, month: \"2024-05\") { streams month movie { title } } }",
+                Map.of("id", SHAWSHANK));
+        long expected = sample.totals().stream()
+                .filter(t -> t.movieId().value().equals(SHAWSHANK) && t.month().equals(MAY_2024))
+                .findFirst().orElseThrow().streams();
+        JsonNode total = run.response().data().path("streamTotal");
+        assertEquals(expected, total.path("streams").asLong());
+        assertEquals("2024-05", total.path("month").asText());
+        assertEquals(1, run.operations().size());
+
+        MonthlyStreams any = sample.totals().get(sample.totals().size() / 2);
+        YearMonth missing = sample.months().stream()
+                .filter(m -> sample.totals().stream().noneMatch(t -> t.movieId().equals(any.movieId()) && t.month().equals(m)))
+                .findFirst().orElseThrow();
+        Run none = run("query($id: ID!, $month: YearMonth!) { streamTotal(movieId: $id, month: $month) { streams } }",
+                Map.of("id", any.movieId().value(), "month", missing.toString()));
+        assertTrue(none.response().data().path("streamTotal").isNull());
+    }
+
+    @Test
+    void twentyMoviesByIdCostOneBatchReadInTheOrderAsked() {
+        List<String> ids = new ArrayList<>(sample.movies().stream().skip(40).limit(19).map(m -> m.id().value()).toList());
+        ids.add(7, "tt9999999");
+        Run run = run("query($ids: [ID!]!) { movies(ids: $ids) { id title } }", Map.of("ids", ids));
+        JsonNode movies = run.response().data().path("movies");
+        assertEquals(20, movies.size());
+        for (int i = 0; i < ids.size(); i++) {
+            if (i == 7) {
+                assertTrue(movies.path(i).isNull(), "unknown id gives null in place");
+            } else {
+                assertEquals(movie(ids.get(i)).title(), movies.path(i).path("title").asText());
+            }
+        }
+        assertEquals(List.of("BatchGetItem"), run.operations());
+    }
+
+    @Test
+    void twentyMoviesWithTheirCastsCostOneQueryEachAllInFlightTogether() {
+        List<String> ids = sample.movies().stream().skip(100).limit(20).map(m -> m.id().value()).toList();
+        Run run = run("query($ids: [ID!]!) { movies(ids: $ids) { title cast(first: 5) { edges { node { actor { name } } } } } }",
+                Map.of("ids", ids));
+        JsonNode movies = run.response().data().path("movies");
+        for (int i = 0; i < ids.size(); i++) {
+            List<CastMember> expected = castOf(ids.get(i));
+            JsonNode edges = movies.path(i).path("cast").path("edges");
+            assertEquals(Math.min(5, expected.size()), edges.size());
+            assertEquals(expected.get(0).actorName(), edges.path(0).path("node").path("actor").path("name").asText());
+            assertEquals(movie(ids.get(i)).title(), movies.path(i).path("title").asText());
+        }
+        assertTrue(run.operations().size() <= 20, run.operations().toString());
+        assertTrue(run.operations().stream().allMatch("Query"::equals), run.operations().toString());
+        // Issued as one batch: many were on the wire at once, not one after another.
+        assertTrue(server.counter().maxInFlight() >= 5, "max in flight: " + server.counter().maxInFlight());
+    }
+
+    @Test
+    void castAndStreamTotalsTogetherReadTheItemCollectionInOneQuery() {
+        Run run = run("query($id: ID!) { movie(id: $id) { title cast(first: 3) { edges { node { billing actor { name } } } pageInfo { hasNextPage } } streamTotals(from: \"2024-01\", to: \"2024-06\") { month streams } } }",
+                Map.of("id", SHAWSHANK));
+        JsonNode movie = run.response().data().path("movie");
+        assertEquals(3, movie.path("cast").path("edges").size());
+        assertEquals(1, movie.path("cast").path("edges").path(0).path("node").path("billing").asInt());
+        assertTrue(movie.path("cast").path("pageInfo").path("hasNextPage").asBoolean());
+        JsonNode totals = movie.path("streamTotals");
+        assertEquals(6, totals.size());
+        assertEquals("2024-01", totals.path(0).path("month").asText());
+        assertEquals("2024-06", totals.path(5).path("month").asText());
+        assertEquals(List.of("Query"), run.operations());
+    }
+
+    @Test
+    void streamTotalsOfAMovieAreOldestFirstInOneQuery() {
+        Run run = run("query($id: ID!) { movie(id: $id) { title streamTotals { month streams } } }", Map.of("id", SHAWSHANK));
+        List<MonthlyStreams> expected = sample.totals().stream().filter(t -> t.movieId().value().equals(SHAWSHANK))
+                .sorted(Comparator.comparing(MonthlyStreams::month)).toList();
+        JsonNode totals = run.response().data().path("movie").path("streamTotals");
+        assertEquals(expected.size(), totals.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i).month().toString(), totals.path(i).path("month").asText());
+            assertEquals(expected.get(i).streams(), totals.path(i).path("streams").asLong());
+        }
+        assertEquals(List.of("Query"), run.operations());
+    }
+
+    @Test
+    void actorsByIdCostOneBatchReadAndUnknownMoviesAreNull() {
+        Run run = run("{ actors(ids: [\"nm0000209\", \"nm9999999\", \"nm0000151\"]) { name } movie(id: \"tt9999999\") { title } }",
+                Map.of());
+        JsonNode actors = run.response().data().path("actors");
+        assertEquals("Tim Robbins", actors.path(0).path("name").asText());
+        assertTrue(actors.path(1).isNull());
+        assertEquals("Morgan Freeman", actors.path(2).path("name").asText());
+        assertTrue(run.response().data().path("movie").isNull());
+        assertEquals(List.of("BatchGetItem"), run.operations(), "movie and actors share one batch read");
+    }
+
+    @Test
+    void nestedFilmographiesOfACastAreQueriedTogether() {
+        Run run = run("query($id: ID!) { movie(id: $id) { cast { edges { node { actor { name movies(first: 3) { edges { node { movie { title } } } } } } } } } }",
+                Map.of("id", SHAWSHANK));
+        JsonNode edges = run.response().data().path("movie").path("cast").path("edges");
+        List<CastMember> cast = castOf(SHAWSHANK);
+        for (int i = 0; i < cast.size(); i++) {
+            String actorId = cast.get(i).actorId().value();
+            String firstTitle = sample.cast().stream().filter(c -> c.actorId().value().equals(actorId))
+                    .min(Comparator.comparing(c -> c.movieId().value())).orElseThrow().movieTitle();
+            assertEquals(firstTitle, edges.path(i).path("node").path("actor").path("movies").path("edges")
+                    .path(0).path("node").path("movie").path("title").asText());
+        }
+        assertEquals(1 + cast.size(), run.operations().size(), "one Query for the cast, one per actor's filmography");
+    }
+
+    private String busiestActor() {
+        return sample.cast().stream().collect(Collectors.groupingBy(c -> c.actorId().value(), Collectors.counting()))
+                .entrySet().stream().max(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+                .orElseThrow().getKey();
+    }
+}

@@ -1,0 +1,50 @@
+package dev.moviegraph.support;
+
+import dev.moviegraph.Moviegraph;
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.local.SampleCatalog;
+
+import java.util.List;
+
+/**
+ * One server on the embedded default (DynamoDB Local in-process, sample catalog loaded), started once
+ * per test JVM and shared by the end-to-end tests, which run one query at a time.
+ */
+public final class TestServer {
+    private static TestServer instance;
+
+    private final RequestCounter counter = new RequestCounter();
+    private final Moviegraph server;
+    private final GraphQLClient client;
+    private final SampleCatalog sample = SampleCatalog.generate(SampleCatalog.DEFAULT_SEED);
+
+    private TestServer() {
+        server = Moviegraph.start(AppConfig.defaults().withPort(0), List.of(counter));
+        client = new GraphQLClient(server.port());
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+    }
+
+    public static synchronized TestServer get() {
+        if (instance == null) {
+            instance = new TestServer();
+        }
+        return instance;
+    }
+
+    public RequestCounter counter() {
+        return counter;
+    }
+
+    public GraphQLClient client() {
+        return client;
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** The catalog the server loaded: tests derive their expectations from it, not from constants. */
+    public SampleCatalog sample() {
+        return sample;
+    }
+}
