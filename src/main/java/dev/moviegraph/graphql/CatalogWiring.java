@@ -108,11 +108,16 @@ final class CatalogWiring {
     // ---- Query
 
     private CompletableFuture<MovieNode> movie(DataFetchingEnvironment env, MovieId id) {
-        MovieRead read = ReadPlans.movie(id, env.getSelectionSet());
-        if (read == null) {
-            return entity(env, new MovieRef(id)).thenApply(movie -> movie == null ? null : MovieNode.of(movie));
+        ReadPlans.MoviePlan plan = ReadPlans.movie(id, env.getSelectionSet());
+        CompletableFuture<MovieNode> node = plan.read() == null
+                ? entity(env, new MovieRef(id)).thenApply(movie -> movie == null ? null : MovieNode.of(movie))
+                : collections(env).load(plan.read()).thenApply(found -> MovieNode.of(found, plan.read()));
+        if (plan.laterCast() == null) {
+            return node;
         }
-        return collections(env).load(read).thenApply(found -> MovieNode.of(found, read.cast(), read.totals()));
+        CompletableFuture<CastPage> page = collections(env).load(new MovieRead(id, false, plan.laterCast(), null))
+                .thenApply(MovieCollection::cast);
+        return node.thenApply(found -> found == null ? null : found.withCast(plan.laterCast(), page));
     }
 
     private CompletableFuture<List<MovieNode>> movies(DataFetchingEnvironment env) {
@@ -121,11 +126,16 @@ final class CatalogWiring {
     }
 
     private CompletableFuture<ActorNode> actor(DataFetchingEnvironment env, ActorId id) {
-        FilmographyRead read = ReadPlans.actor(id, env.getSelectionSet());
-        if (read == null) {
-            return entity(env, new ActorRef(id)).thenApply(actor -> actor == null ? null : ActorNode.of(actor));
+        ReadPlans.ActorPlan plan = ReadPlans.actor(id, env.getSelectionSet());
+        CompletableFuture<ActorNode> node = plan.read() == null
+                ? entity(env, new ActorRef(id)).thenApply(actor -> actor == null ? null : ActorNode.of(actor))
+                : filmographies(env).load(plan.read()).thenApply(found -> ActorNode.of(found, plan.read().page()));
+        if (plan.laterMovies() == null) {
+            return node;
         }
-        return filmographies(env).load(read).thenApply(found -> ActorNode.of(found, read.page()));
+        CompletableFuture<CastPage> page = filmographies(env)
+                .load(new FilmographyRead(id, false, plan.laterMovies())).thenApply(Filmography::movies);
+        return node.thenApply(found -> found == null ? null : found.withMovies(plan.laterMovies(), page));
     }
 
     private CompletableFuture<List<ActorNode>> actors(DataFetchingEnvironment env) {

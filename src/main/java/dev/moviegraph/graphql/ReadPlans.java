@@ -29,28 +29,34 @@ final class ReadPlans {
     static final int DEFAULT_CAST_FIRST = 50;
     static final int DEFAULT_FILMOGRAPHY_FIRST = 20;
 
-    /** The read for a root movie field; null means the movie item alone is enough. */
-    static MovieRead movie(MovieId id, DataFetchingFieldSelectionSet selection) {
-        PageRequest cast = firstPage(single(selection, "cast", args -> castPage(args, DEFAULT_CAST_FIRST)));
-        MonthRange totals = single(selection, "streamTotals", ReadPlans::monthRange);
-        if (cast == null && totals == null) {
-            return null;
-        }
-        return new MovieRead(id, true, cast, totals);
-    }
-
-    /** The read for a root actor field; null means the actor item alone is enough. */
-    static FilmographyRead actor(ActorId id, DataFetchingFieldSelectionSet selection) {
-        PageRequest movies = firstPage(single(selection, "movies", args -> castPage(args, DEFAULT_FILMOGRAPHY_FIRST)));
-        return movies == null ? null : new FilmographyRead(id, true, movies);
-    }
-
     /**
-     * Only first pages are read together with their parent: a later page cannot reach the parent item
-     * anyway, and a bad cursor or page size must fail the list field itself, not its parent.
+     * How to read a root movie: {@code read} covers the movie with a first cast page and its totals in
+     * one request (null when the movie item alone is enough); {@code laterCast} is a cast page after a
+     * cursor, which cannot come with the movie item (it sorts first) and so is read beside it, at once.
      */
-    private static PageRequest firstPage(PageRequest page) {
-        return page == null || page.after() != null ? null : page;
+    record MoviePlan(MovieRead read, PageRequest laterCast) {
+    }
+
+    /** How to read a root actor; see {@link MoviePlan}. */
+    record ActorPlan(FilmographyRead read, PageRequest laterMovies) {
+    }
+
+    static MoviePlan movie(MovieId id, DataFetchingFieldSelectionSet selection) {
+        PageRequest cast = single(selection, "cast", args -> castPage(args, DEFAULT_CAST_FIRST));
+        MonthRange totals = single(selection, "streamTotals", ReadPlans::monthRange);
+        PageRequest firstCast = isFirst(cast) ? cast : null;
+        MovieRead read = firstCast == null && totals == null ? null : new MovieRead(id, true, firstCast, totals);
+        return new MoviePlan(read, isFirst(cast) ? null : cast);
+    }
+
+    static ActorPlan actor(ActorId id, DataFetchingFieldSelectionSet selection) {
+        PageRequest movies = single(selection, "movies", args -> castPage(args, DEFAULT_FILMOGRAPHY_FIRST));
+        return new ActorPlan(isFirst(movies) ? new FilmographyRead(id, true, movies) : null,
+                isFirst(movies) ? null : movies);
+    }
+
+    private static boolean isFirst(PageRequest page) {
+        return page != null && page.after() == null;
     }
 
     static PageRequest castPage(Map<String, Object> arguments, int defaultFirst) {

@@ -1,0 +1,138 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.catalog.CastMember;
+import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.TestServer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+/** Cursors walk whole lists in the promised order, one Query per page; edited or foreign cursors are refused. */
+class PaginationTest {
+    private static final String CAST_PAGE = "query($id: ID!, $first: Int, $after: String) { movie(id: $id) { "
+            + "cast(first: $first, after: $after) { edges { cursor node { billing actor { name } } } "
+            + "pageInfo { hasNextPage endCursor } } } }";
+    private static final String FILM_PAGE = "query($id: ID!, $first: Int, $after: String) { actor(id: $id) { "
+            + "movies(first: $first, after: $after) { edges { cursor node { movie { id title } } } "
+            + "pageInfo { hasNextPage endCursor } } } }";
+
+    private final TestServer server = TestServer.get();
+
+    private Response run(String query, String id, int first, String after) {
+        Map<String, Object> variables = new HashMap<>();
+        variables.put("id", id);
+        variables.put("first", first);
+        variables.put("after", after);
+        server.counter().reset();
+        return server.client().query(query, variables);
+    }
+
+    @Test
+    void castPagesWalkTheWholeCastTopBilledFirst() {
+        String movieId = movieWithLargestCast();
+        List<CastMember> expected = server.sample().cast().stream().filter(c -> c.movieId().value().equals(movieId))
+                .sorted(Comparator.comparing((CastMember c) -> c.billing() == null ? Integer.MAX_VALUE : c.billing())
+                        .thenComparing(c -> c.actorId().value()))
+                .toList();
+        List<String> names = new ArrayList<>();
+        String after = null;
+        int pages = 0;
+        while (true) {
+            Response response = run(CAST_PAGE, movieId, 3, after);
+            assertTrue(response.errors().isMissingNode(), response.errors().toString());
+            assertPageCost(after);
+            JsonNode cast = response.data().path("movie").path("cast");
+            cast.path("edges").forEach(edge -> names.add(edge.path("node").path("actor").path("name").asText()));
+            pages++;
+            if (!cast.path("pageInfo").path("hasNextPage").asBoolean()) {
+                break;
+            }
+            after = cast.path("pageInfo").path("endCursor").asText();
+            assertEquals(after, cast.path("edges").path(cast.path("edges").size() - 1).path("cursor").asText());
+        }
+        assertEquals(expected.stream().map(CastMember::actorName).toList(), names);
+        assertEquals((expected.size() + 2) / 3, pages, "hasNextPage is exact: no empty last page");
+    }
+
+    @Test
+    void filmographyPagesWalkEveryMovieOfAnActor() {
+        String actorId = server.sample().cast().stream()
+                .collect(Collectors.groupingBy(c -> c.actorId().value(), Collectors.counting()))
+                .entrySet().stream().filter(e -> e.getValue() > 25).map(Map.Entry::getKey).sorted().findFirst().orElseThrow();
+        List<String> expected = server.sample().cast().stream().filter(c -> c.actorId().value().equals(actorId))
+                .map(c -> c.movieId().value()).sorted().toList();
+        List<String> seen = new ArrayList<>();
+        String after = null;
+        do {
+            Response response = run(FILM_PAGE, actorId, 10, after);
+            assertTrue(response.errors().isMissingNode(), response.errors().toString());
+            assertPageCost(after);
+            JsonNode movies = response.data().path("actor").path("movies");
+            movies.path("edges").forEach(edge -> seen.add(edge.path("node").path("movie").path("id").asText()));
+            after = movies.path("pageInfo").path("hasNextPage").asBoolean()
+                    ? movies.path("pageInfo").path("endCursor").asText() : null;
+        } while (after != null);
+        assertEquals(expected, seen);
+    }
+
+    @Test
+    void anEditedCursorIsRefused() {
+        String cursor = run(CAST_PAGE, "tt0111161", 1, null).data().path("movie").path("cast").path("pageInfo")
+                .path("endCursor").asText();
+        char last = cursor.charAt(cursor.length() - 1);
+        String edited = cursor.substring(0, cursor.length() - 1) + (last == 'A' ? 'B' : 'A');
+        for (String bad : List.of(edited, "not-a-cursor", "abc.def", cursor.substring(1), "")) {
+            Response response = run(CAST_PAGE, "tt0111161", 1, bad);
+            assertEquals("BAD_USER_INPUT", response.firstErrorCode(), bad);
+            assertTrue(response.errors().path(0).path("message").asText().startsWith("Invalid cursor"));
+            assertFalse(server.counter().operations().contains("Query"), "no page is read with a bad cursor");
+            assertFalse(response.raw().body().contains("Exception"));
+        }
+    }
+
+    @Test
+    void aCursorOfAnotherListIsRefused() {
+        String castCursor = run(CAST_PAGE, "tt0111161", 1, null).data().path("movie").path("cast").path("pageInfo")
+                .path("endCursor").asText();
+        Response otherMovie = run(CAST_PAGE, "tt0068646", 1, castCursor);
+        assertEquals("BAD_USER_INPUT", otherMovie.firstErrorCode());
+        assertTrue(otherMovie.errors().path(0).path("message").asText().contains("another list"));
+
+        Response asFilmography = run(FILM_PAGE, "nm0000209", 1, castCursor);
+        assertEquals("BAD_USER_INPUT", asFilmography.firstErrorCode());
+    }
+
+    /**
+     * A first page comes with its parent in one Query. A later page cannot (the parent item sorts
+     * before every entry), so the parent's BatchGetItem and the page's Query go out together.
+     */
+    private void assertPageCost(String after) {
+        List<String> operations = server.counter().operations();
+        if (after == null) {
+            assertEquals(List.of("Query"), operations);
+        } else {
+            assertEquals(2, operations.size(), operations.toString());
+            assertTrue(operations.containsAll(List.of("Query", "BatchGetItem")), operations.toString());
+            assertEquals(2, server.counter().maxInFlight(), "the parent and the page are read at the same time");
+        }
+    }
+
+    private String movieWithLargestCast() {
+        return server.sample().cast().stream()
+                .collect(Collectors.groupingBy(c -> c.movieId().value(), Collectors.counting()))
+                .entrySet().stream().max(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+                .orElseThrow().getKey();
+    }
+}
