@@ -12,6 +12,7 @@ import dev.moviegraph.http.HealthHandler;
 import dev.moviegraph.http.HttpServer;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleLoader;
+import dev.moviegraph.local.SampleSnapshot;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -46,10 +47,13 @@ public final class Moviegraph implements AutoCloseable {
         EmbeddedDynamo embedded = null;
         URI endpoint = null;
         if (config.endpoint() instanceof AppConfig.Endpoint.Embedded) {
-            embedded = EmbeddedDynamo.start(config.dataDir());
+            // The build ships the sample preloaded in a DynamoDB Local file, for the default table name.
+            boolean seed = config.loadSample() && config.tableName().equals(SampleSnapshot.TABLE_NAME);
+            embedded = config.dataDir() == null ? EmbeddedDynamo.ephemeral(seed)
+                    : EmbeddedDynamo.persistent(config.dataDir(), seed);
             endpoint = embedded.endpoint();
-            LOG.info("DynamoDB Local started in-process at {} ({})", endpoint,
-                    config.dataDir() == null ? "in memory" : "data in " + config.dataDir());
+            LOG.info("DynamoDB Local started in-process at {} ({})", endpoint, config.dataDir() == null
+                    ? "data discarded at exit" : "data kept in " + config.dataDir());
         } else if (config.endpoint() instanceof AppConfig.Endpoint.Url url) {
             endpoint = url.uri();
         }

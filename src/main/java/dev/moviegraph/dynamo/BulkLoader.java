@@ -35,7 +35,8 @@ public final class BulkLoader {
     }
 
     public boolean isLoaded(String marker) {
-        return client.getItem(GetItemRequest.builder().tableName(table).key(markerKey(marker)).build())
+        return client.getItem(GetItemRequest.builder().tableName(table).key(markerKey(marker))
+                        .overrideConfiguration(TableAdmin.STARTUP).build())
                 .join().hasItem();
     }
 

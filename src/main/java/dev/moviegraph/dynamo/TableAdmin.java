@@ -1,6 +1,9 @@
 package dev.moviegraph.dynamo;
 
+import java.time.Duration;
 import java.util.concurrent.CompletionException;
+
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
@@ -8,6 +11,15 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /** Creates the table and its indexes when missing, and tells whether it exists. */
 public final class TableAdmin {
+    /**
+     * Start-up calls may wait for a cold DynamoDB Local to open its database file, far longer than the
+     * per-attempt timeout that suits queries.
+     */
+    static final AwsRequestOverrideConfiguration STARTUP = AwsRequestOverrideConfiguration.builder()
+            .apiCallAttemptTimeout(Duration.ofSeconds(60))
+            .apiCallTimeout(Duration.ofSeconds(120))
+            .build();
+
     private final DynamoDbAsyncClient client;
     private final String table;
 
@@ -18,7 +30,7 @@ public final class TableAdmin {
 
     public boolean exists() {
         try {
-            client.describeTable(DescribeTableRequest.builder().tableName(table).build()).join();
+            client.describeTable(describe()).join();
             return true;
         } catch (CompletionException e) {
             if (e.getCause() instanceof ResourceNotFoundException) {
@@ -28,13 +40,18 @@ public final class TableAdmin {
         }
     }
 
+    private DescribeTableRequest describe() {
+        return DescribeTableRequest.builder().tableName(table).overrideConfiguration(STARTUP).build();
+    }
+
     /** Creates the table if it is missing and waits until it is active. Returns whether it created it. */
     public boolean ensureTable() {
         if (exists()) {
             return false;
         }
-        client.createTable(TableLayout.createTableRequest(table)).join();
-        client.waiter().waitUntilTableExists(DescribeTableRequest.builder().tableName(table).build()).join();
+        client.createTable(TableLayout.createTableRequest(table).toBuilder()
+                .overrideConfiguration(STARTUP).build()).join();
+        client.waiter().waitUntilTableExists(describe()).join();
         return true;
     }
 }

@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -40,34 +42,55 @@ public final class EmbeddedDynamo implements AutoCloseable {
 
     private final DynamoDBProxyServer server;
     private final URI endpoint;
+    /** The folder of an ephemeral database file, deleted at close; null otherwise. */
+    private final Path temporary;
 
-    private EmbeddedDynamo(DynamoDBProxyServer server, URI endpoint) {
+    private EmbeddedDynamo(DynamoDBProxyServer server, URI endpoint, Path temporary) {
         this.server = server;
         this.endpoint = endpoint;
+        this.temporary = temporary;
     }
 
     /**
-     * Starts DynamoDB Local on a free port, in memory, or on disk in {@code dataDir} when it is not null.
+     * Starts DynamoDB Local whose data lives only as long as this process: a copy of the sample
+     * snapshot in a temporary folder when {@code withSample}, pure memory otherwise.
      */
-    public static EmbeddedDynamo start(Path dataDir) {
+    public static EmbeddedDynamo ephemeral(boolean withSample) {
+        if (!withSample) {
+            return launch(List.of("-inMemory"), null);
+        }
+        try {
+            Path dir = Files.createTempDirectory("moviegraph-dynamodb");
+            SampleSnapshot.seed(dir);
+            return launch(List.of("-dbPath", dir.toString()), dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a temporary folder for DynamoDB Local", e);
+        }
+    }
+
+    /** Starts DynamoDB Local on the database in {@code dataDir}, seeded with the sample when it has none. */
+    public static EmbeddedDynamo persistent(Path dataDir, boolean withSample) {
+        try {
+            Files.createDirectories(dataDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create DYNAMODB_DATA_DIR " + dataDir, e);
+        }
+        if (withSample) {
+            SampleSnapshot.seed(dataDir);
+        }
+        return launch(List.of("-dbPath", dataDir.toAbsolutePath().toString()), null);
+    }
+
+    private static EmbeddedDynamo launch(List<String> storage, Path temporary) {
         System.setProperty("sqlite4java.library.path", extractNativeLibraries().toString());
         int port = freePort();
         List<String> args = new ArrayList<>(List.of("-port", Integer.toString(port), "-sharedDb", "-disableTelemetry"));
-        if (dataDir == null) {
-            args.add("-inMemory");
-        } else {
-            try {
-                Files.createDirectories(dataDir);
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot create DYNAMODB_DATA_DIR " + dataDir, e);
-            }
-            args.addAll(List.of("-dbPath", dataDir.toAbsolutePath().toString()));
-        }
+        args.addAll(storage);
         try {
             DynamoDBProxyServer server = ServerRunner.createServerFromCommandLineArgs(args.toArray(String[]::new));
             bindToLoopback(server);
             server.start();
-            return new EmbeddedDynamo(server, URI.create("http://127.0.0.1:" + port));
+            return new EmbeddedDynamo(server, URI.create("http://127.0.0.1:" + port), temporary);
         } catch (Exception e) {
             throw new IllegalStateException("DynamoDB Local did not start: " + e.getMessage(), e);
         }
@@ -83,6 +106,8 @@ public final class EmbeddedDynamo implements AutoCloseable {
             server.stop();
         } catch (Exception e) {
             throw new IllegalStateException("DynamoDB Local did not stop cleanly", e);
+        } finally {
+            deleteTemporary();
         }
     }
 
@@ -98,6 +123,17 @@ public final class EmbeddedDynamo implements AutoCloseable {
             if (connector instanceof ServerConnector network) {
                 network.setHost(InetAddress.getLoopbackAddress().getHostAddress());
             }
+        }
+    }
+
+    private void deleteTemporary() {
+        if (temporary == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(temporary)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + temporary, e);
         }
     }
 

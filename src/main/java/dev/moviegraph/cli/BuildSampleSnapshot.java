@@ -1,0 +1,85 @@
+package dev.moviegraph.cli;
+
+import dev.moviegraph.dynamo.BulkLoader;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.local.SampleLoader;
+import dev.moviegraph.local.SampleSnapshot;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+/**
+ * Build step (see pom.xml): loads the sample catalog into a DynamoDB Local database file once, at build
+ * time, so the embedded server starts from a copy of that file in seconds instead of writing fourteen
+ * thousand items through DynamoDB Local's API at every start.
+ *
+ * <p>Usage: {@code BuildSampleSnapshot <classes-directory>}; writes {@code sample-snapshot/} in it. The
+ * file is rebuilt only when the classes that shape it (sample, layout, codec) are newer than it.
+ */
+public final class BuildSampleSnapshot {
+    private static final List<String> SHAPING_PACKAGES = List.of("dev/moviegraph/local", "dev/moviegraph/dynamo",
+            "dev/moviegraph/catalog");
+
+    private BuildSampleSnapshot() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: BuildSampleSnapshot <classes-directory>");
+            System.exit(2);
+        }
+        Path classes = Path.of(args[0]);
+        Path target = classes.resolve("sample-snapshot").resolve(SampleSnapshot.FILE_NAME);
+        if (Files.exists(target) && Files.getLastModifiedTime(target).compareTo(newestClass(classes)) > 0) {
+            System.out.println("Sample snapshot is up to date: " + target.getFileName());
+            return;
+        }
+        // DynamoDB Local syncs its file at every write: build on tmpfs when there is one, then copy.
+        Path shm = Path.of("/dev/shm");
+        Path work = Files.isDirectory(shm) && Files.isWritable(shm)
+                ? Files.createTempDirectory(shm, "moviegraph-snapshot") : Files.createTempDirectory("moviegraph-snapshot");
+        try {
+            try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(work, false);
+                 DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of())) {
+                new TableAdmin(client, SampleSnapshot.TABLE_NAME).ensureTable();
+                new SampleLoader(new BulkLoader(client, SampleSnapshot.TABLE_NAME)).loadIfMissing();
+            }
+            Files.createDirectories(target.getParent());
+            Files.copy(work.resolve(SampleSnapshot.FILE_NAME), target, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            try (Stream<Path> files = Files.walk(work)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+        System.out.println("Sample snapshot written: " + Files.size(target) / 1024 + " KiB");
+    }
+
+    private static FileTime newestClass(Path classes) throws IOException {
+        FileTime newest = FileTime.fromMillis(0);
+        for (String folder : SHAPING_PACKAGES) {
+            Path dir = classes.resolve(folder);
+            if (!Files.isDirectory(dir)) {
+                continue;
+            }
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    FileTime time = Files.getLastModifiedTime(file);
+                    if (time.compareTo(newest) > 0) {
+                        newest = time;
+                    }
+                }
+            }
+        }
+        return newest;
+    }
+}
