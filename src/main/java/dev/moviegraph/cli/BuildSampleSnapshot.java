@@ -62,6 +62,8 @@ public final class BuildSampleSnapshot {
             }
         }
         System.out.println("Sample snapshot written: " + Files.size(target) / 1024 + " KiB");
+        // DynamoDB Local leaves a non-daemon stream job thread sleeping after stop; do not wait for it.
+        System.exit(0);
     }
 
     private static FileTime newestClass(Path classes) throws IOException {

@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
@@ -39,6 +40,11 @@ public final class Batches {
     /** Reads every key (duplicates allowed); the result holds the items found, in no particular order. */
     public CompletableFuture<List<Map<String, AttributeValue>>> getAll(List<Map<String, AttributeValue>> keys) {
         List<Map<String, AttributeValue>> distinct = keys.stream().distinct().toList();
+        if (distinct.size() == 1) {
+            // One key is a GetItem: the same read units, and the plainest request for a single item.
+            return client.getItem(GetItemRequest.builder().tableName(table).key(distinct.get(0)).build())
+                    .thenApply(response -> response.hasItem() ? List.of(response.item()) : List.of());
+        }
         List<CompletableFuture<List<Map<String, AttributeValue>>>> chunks = new ArrayList<>();
         for (List<Map<String, AttributeValue>> chunk : chunks(distinct, MAX_GET_KEYS)) {
             chunks.add(getChunk(chunk, 1, new ArrayList<>()));

@@ -116,7 +116,7 @@ class PaginationTest {
 
     /**
      * A first page comes with its parent in one Query. A later page cannot (the parent item sorts
-     * before every entry), so the parent's BatchGetItem and the page's Query go out together.
+     * before every entry), so the parent's GetItem and the page's Query go out together.
      */
     private void assertPageCost(String after) {
         List<String> operations = server.counter().operations();
@@ -124,7 +124,7 @@ class PaginationTest {
             assertEquals(List.of("Query"), operations);
         } else {
             assertEquals(2, operations.size(), operations.toString());
-            assertTrue(operations.containsAll(List.of("Query", "BatchGetItem")), operations.toString());
+            assertTrue(operations.containsAll(List.of("Query", "GetItem")), operations.toString());
             assertEquals(2, server.counter().maxInFlight(), "the parent and the page are read at the same time");
         }
     }

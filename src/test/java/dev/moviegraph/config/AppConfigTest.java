@@ -1,0 +1,226 @@
+package dev.moviegraph.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/** AppConfig.fromEnvironment: the defaults, every accepted form, and every refusal naming its variable. */
+class AppConfigTest {
+
+    private static ConfigException refused(Map<String, String> env) {
+        return assertThrows(ConfigException.class, () -> AppConfig.fromEnvironment(env));
+    }
+
+    /** The one problem reported for {@code env}; asserts that it (and the exception message) names {@code variable}. */
+    private static String onlyProblemNaming(String variable, Map<String, String> env) {
+        ConfigException e = refused(env);
+        assertEquals(1, e.problems().size(), e.problems().toString());
+        String problem = e.problems().get(0);
+        assertTrue(problem.contains(variable), problem);
+        assertTrue(e.getMessage().contains(variable), e.getMessage());
+        return problem;
+    }
+
+    @Test
+    void noEnvironmentMeansEmbeddedOnPort8080WithTableCreatedAndSampleLoaded() {
+        AppConfig config = AppConfig.fromEnvironment(Map.of());
+        assertEquals(8080, config.port());
+        assertInstanceOf(AppConfig.Endpoint.Embedded.class, config.endpoint());
+        assertTrue(config.embedded());
+        assertEquals("moviegraph", config.tableName());
+        assertTrue(config.createTable());
+        assertTrue(config.loadSample());
+        assertNull(config.dataDir());
+        assertTrue(config.cursorSecret().length() >= 16, "the default cursor secret must pass its own check");
+        assertEquals(config, AppConfig.defaults());
+    }
+
+    @Test
+    void blankValuesAreTreatedAsUnset() {
+        AppConfig config = AppConfig.fromEnvironment(Map.of("PORT", " ", "DYNAMODB_ENDPOINT", "", "TABLE_NAME", "  ",
+                "CREATE_TABLE", "", "LOAD_SAMPLE", " ", "DYNAMODB_DATA_DIR", " ", "CURSOR_SECRET", ""));
+        assertEquals(AppConfig.defaults(), config);
+    }
+
+    @Test
+    void explicitEmbeddedIsTheDefaultWhateverItsCase() {
+        AppConfig config = AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", " Embedded "));
+        assertInstanceOf(AppConfig.Endpoint.Embedded.class, config.endpoint());
+        assertTrue(config.createTable());
+        assertTrue(config.loadSample());
+    }
+
+    @Test
+    void awsEndpointNeitherCreatesTheTableNorLoadsTheSampleByDefault() {
+        AppConfig config = AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", "AWS"));
+        assertInstanceOf(AppConfig.Endpoint.Aws.class, config.endpoint());
+        assertFalse(config.embedded());
+        assertFalse(config.createTable());
+        assertFalse(config.loadSample());
+    }
+
+    @Test
+    void httpUrlEndpointIsKeptAsGivenAndNeitherCreatesNorLoadsByDefault() {
+        AppConfig config = AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", "http://localhost:8000"));
+        AppConfig.Endpoint.Url url = assertInstanceOf(AppConfig.Endpoint.Url.class, config.endpoint());
+        assertEquals(URI.create("http://localhost:8000"), url.uri());
+        assertEquals("localhost", url.uri().getHost());
+        assertEquals(8000, url.uri().getPort());
+        assertFalse(config.embedded());
+        assertFalse(config.createTable());
+        assertFalse(config.loadSample());
+    }
+
+    @Test
+    void httpsUrlEndpointIsAccepted() {
+        AppConfig config = AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", " https://dynamodb.eu-west-1.amazonaws.com "));
+        AppConfig.Endpoint.Url url = assertInstanceOf(AppConfig.Endpoint.Url.class, config.endpoint());
+        assertEquals(URI.create("https://dynamodb.eu-west-1.amazonaws.com"), url.uri());
+    }
+
+    @Test
+    void createTableAndLoadSampleCanBeTurnedOnForAUrlAndOffForEmbedded() {
+        AppConfig url = AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", "http://localhost:8000",
+                "CREATE_TABLE", "true", "LOAD_SAMPLE", "YES"));
+        assertTrue(url.createTable());
+        assertTrue(url.loadSample());
+
+        AppConfig aws = AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", "aws", "CREATE_TABLE", "1"));
+        assertTrue(aws.createTable());
+        assertFalse(aws.loadSample());
+
+        AppConfig embedded = AppConfig.fromEnvironment(Map.of("CREATE_TABLE", "false", "LOAD_SAMPLE", "0"));
+        assertFalse(embedded.createTable());
+        assertFalse(embedded.loadSample());
+        assertFalse(AppConfig.fromEnvironment(Map.of("LOAD_SAMPLE", " No ")).loadSample());
+    }
+
+    @Test
+    void portTableDataDirAndSecretAreTakenTrimmed() {
+        AppConfig config = AppConfig.fromEnvironment(Map.of("PORT", " 9090 ", "TABLE_NAME", " my-table_1.v2 ",
+                "DYNAMODB_DATA_DIR", " /var/lib/moviegraph ", "CURSOR_SECRET", "0123456789abcdef"));
+        assertEquals(9090, config.port());
+        assertEquals("my-table_1.v2", config.tableName());
+        assertEquals(Path.of("/var/lib/moviegraph"), config.dataDir());
+        assertEquals("0123456789abcdef", config.cursorSecret());
+        assertTrue(config.embedded());
+    }
+
+    @Test
+    void portZeroAndTheLimitsOfTheRangeAreAccepted() {
+        assertEquals(0, AppConfig.fromEnvironment(Map.of("PORT", "0")).port());
+        assertEquals(65535, AppConfig.fromEnvironment(Map.of("PORT", "65535")).port());
+    }
+
+    @Test
+    void withPortChangesOnlyThePort() {
+        AppConfig config = AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", "aws", "TABLE_NAME", "other"));
+        AppConfig moved = config.withPort(0);
+        assertEquals(0, moved.port());
+        assertEquals(new AppConfig(0, config.endpoint(), config.tableName(), config.createTable(),
+                config.loadSample(), config.dataDir(), config.cursorSecret()), moved);
+    }
+
+    @Test
+    void nonNumericPortIsRefusedNamingPort() {
+        String problem = onlyProblemNaming("PORT", Map.of("PORT", "abc"));
+        assertTrue(problem.contains("abc"), problem);
+    }
+
+    @Test
+    void portsOutsideZeroTo65535AreRefusedNamingPort() {
+        onlyProblemNaming("PORT", Map.of("PORT", "70000"));
+        onlyProblemNaming("PORT", Map.of("PORT", "65536"));
+        onlyProblemNaming("PORT", Map.of("PORT", "-1"));
+    }
+
+    @Test
+    void nonHttpSchemeEndpointIsRefusedNamingTheVariable() {
+        String problem = onlyProblemNaming("DYNAMODB_ENDPOINT", Map.of("DYNAMODB_ENDPOINT", "ftp://x"));
+        assertTrue(problem.contains("ftp://x"), problem);
+    }
+
+    @Test
+    void endpointThatIsNeitherAKeywordNorAUrlIsRefused() {
+        onlyProblemNaming("DYNAMODB_ENDPOINT", Map.of("DYNAMODB_ENDPOINT", "nonsense"));
+        onlyProblemNaming("DYNAMODB_ENDPOINT", Map.of("DYNAMODB_ENDPOINT", "localhost:8000"));
+    }
+
+    @Test
+    void urlWithoutAHostOrUnparsableIsRefused() {
+        onlyProblemNaming("DYNAMODB_ENDPOINT", Map.of("DYNAMODB_ENDPOINT", "http:///path"));
+        onlyProblemNaming("DYNAMODB_ENDPOINT", Map.of("DYNAMODB_ENDPOINT", "http://local host:8000"));
+    }
+
+    @Test
+    void tooShortOrMalformedTableNameIsRefusedNamingTheVariable() {
+        onlyProblemNaming("TABLE_NAME", Map.of("TABLE_NAME", "a"));
+        onlyProblemNaming("TABLE_NAME", Map.of("TABLE_NAME", "movie graph"));
+        onlyProblemNaming("TABLE_NAME", Map.of("TABLE_NAME", "x".repeat(256)));
+        assertEquals("abc", AppConfig.fromEnvironment(Map.of("TABLE_NAME", "abc")).tableName());
+    }
+
+    @Test
+    void booleanThatIsNotTrueOrFalseIsRefusedNamingTheVariable() {
+        String problem = onlyProblemNaming("CREATE_TABLE", Map.of("CREATE_TABLE", "maybe"));
+        assertTrue(problem.contains("maybe"), problem);
+        onlyProblemNaming("LOAD_SAMPLE", Map.of("LOAD_SAMPLE", "2"));
+    }
+
+    @Test
+    void dataDirWithANonEmbeddedEndpointIsRefused() {
+        onlyProblemNaming("DYNAMODB_DATA_DIR", Map.of("DYNAMODB_ENDPOINT", "aws", "DYNAMODB_DATA_DIR", "/tmp/data"));
+        onlyProblemNaming("DYNAMODB_DATA_DIR",
+                Map.of("DYNAMODB_ENDPOINT", "http://localhost:8000", "DYNAMODB_DATA_DIR", "/tmp/data"));
+    }
+
+    @Test
+    void cursorSecretShorterThan16CharactersIsRefused() {
+        onlyProblemNaming("CURSOR_SECRET", Map.of("CURSOR_SECRET", "short"));
+        onlyProblemNaming("CURSOR_SECRET", Map.of("CURSOR_SECRET", "x".repeat(15)));
+        assertEquals("x".repeat(16), AppConfig.fromEnvironment(Map.of("CURSOR_SECRET", "x".repeat(16))).cursorSecret());
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        ConfigException e = refused(Map.of(
+                "PORT", "abc",
+                "TABLE_NAME", "a",
+                "CREATE_TABLE", "maybe",
+                "LOAD_SAMPLE", "perhaps",
+                "CURSOR_SECRET", "short"));
+        assertEquals(5, e.problems().size(), e.problems().toString());
+        for (String variable : List.of("PORT", "TABLE_NAME", "CREATE_TABLE", "LOAD_SAMPLE", "CURSOR_SECRET")) {
+            assertTrue(e.problems().stream().anyMatch(p -> p.contains(variable)), variable + " in " + e.problems());
+            assertTrue(e.getMessage().contains(variable), e.getMessage());
+        }
+    }
+
+    @Test
+    void badEndpointAndDataDirWithAwsAreReportedTogetherWithOtherProblems() {
+        ConfigException e = refused(Map.of(
+                "DYNAMODB_ENDPOINT", "aws",
+                "DYNAMODB_DATA_DIR", "/tmp/data",
+                "PORT", "70000"));
+        assertEquals(2, e.problems().size(), e.problems().toString());
+
+        ConfigException endpoint = refused(Map.of("DYNAMODB_ENDPOINT", "ftp://x", "TABLE_NAME", "a"));
+        assertEquals(2, endpoint.problems().size(), endpoint.problems().toString());
+    }
+
+    @Test
+    void problemsListIsImmutable() {
+        ConfigException e = refused(Map.of("PORT", "abc"));
+        assertThrows(UnsupportedOperationException.class, () -> e.problems().add("more"));
+    }
+}
