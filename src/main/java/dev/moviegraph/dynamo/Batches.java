@@ -70,7 +70,7 @@ public final class Batches {
             if (attempt >= MAX_ATTEMPTS) {
                 return CompletableFuture.failedFuture(new UnprocessedException(unprocessed.keys().size()));
             }
-            return later(attempt).thenCompose(ignored -> getChunk(unprocessed.keys(), attempt + 1, found));
+            return later(attempt + 1).thenCompose(ignored -> getChunk(unprocessed.keys(), attempt + 1, found));
         });
     }
 
@@ -101,12 +101,13 @@ public final class Batches {
             if (attempt >= MAX_ATTEMPTS) {
                 return CompletableFuture.failedFuture(new UnprocessedException(unprocessed.size()));
             }
-            return later(attempt).thenCompose(ignored -> writeChunk(unprocessed, attempt + 1));
+            return later(attempt + 1).thenCompose(ignored -> writeChunk(unprocessed, attempt + 1));
         });
     }
 
-    private static CompletableFuture<Void> later(int attempt) {
-        long delay = BACKOFF.computeDelay(attempt).toMillis();
+    /** Waits before {@code nextAttempt} (the SDK's strategy numbers attempts from 1, which waits 0). */
+    private static CompletableFuture<Void> later(int nextAttempt) {
+        long delay = BACKOFF.computeDelay(nextAttempt).toMillis();
         return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
     }
 
@@ -121,7 +122,7 @@ public final class Batches {
     /** Keys that DynamoDB still refused to process after the whole retry budget. */
     public static final class UnprocessedException extends RuntimeException {
         UnprocessedException(int count) {
-            super(count + " keys were still unprocessed after " + MAX_ATTEMPTS + " attempts");
+            super(count + " keys or items were still unprocessed after " + MAX_ATTEMPTS + " attempts");
         }
     }
 }
