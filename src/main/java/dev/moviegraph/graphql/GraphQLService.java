@@ -34,17 +34,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class GraphQLService {
     private final GraphQL graphQL;
-    private final GraphQLSchema schema;
     private final Loaders loaders;
 
     public GraphQLService(CatalogReader catalog) {
-        this.schema = new SchemaGenerator().makeExecutableSchema(readSchema(), new CatalogWiring(catalog).build());
+        GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(readSchema(), new CatalogWiring(catalog).build());
         this.graphQL = GraphQL.newGraphQL(schema).defaultDataFetcherExceptionHandler(new ErrorHandler()).build();
         this.loaders = new Loaders(catalog);
-    }
-
-    public GraphQLSchema schema() {
-        return schema;
     }
 
     public CompletableFuture<Map<String, Object>> execute(GraphQLRequest request) {
