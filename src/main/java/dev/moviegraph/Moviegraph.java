@@ -10,6 +10,7 @@ import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.http.GraphQLHandler;
 import dev.moviegraph.http.HealthHandler;
 import dev.moviegraph.http.HttpServer;
+import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleLoader;
 import dev.moviegraph.local.SampleSnapshot;
@@ -61,9 +62,13 @@ public final class Moviegraph implements AutoCloseable {
         try {
             prepareTable(config, client);
             DynamoCatalog catalog = new DynamoCatalog(client, config.tableName(), new CursorCodec(config.cursorSecret()));
-            GraphQLService graphql = new GraphQLService(catalog);
-            HttpServer http = new HttpServer(new GraphQLHandler(graphql, new ObjectMapper()), new HealthHandler(catalog))
-                    .start(config.port());
+            GatewayMetrics metrics = new GatewayMetrics();
+            GraphQLService graphql = new GraphQLService(catalog, config.batching(), metrics);
+            if (!config.batching()) {
+                LOG.warn("BATCHING=off: every DataLoader key is its own request (for comparison only)");
+            }
+            HttpServer http = new HttpServer(new GraphQLHandler(graphql, new ObjectMapper()), new HealthHandler(catalog),
+                    metrics).start(config.port());
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
                     (System.nanoTime() - started) / 1_000_000, http.port());
             return new Moviegraph(embedded, client, http);

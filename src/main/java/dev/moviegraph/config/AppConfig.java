@@ -19,9 +19,10 @@ import java.util.regex.Pattern;
  * @param loadSample   load the bundled sample catalog when the table has none
  * @param dataDir      embedded only: keep DynamoDB Local's data in this folder instead of memory
  * @param cursorSecret key that signs page cursors; every instance behind one API must share it
+ * @param batching     DataLoader batching (BATCHING=off makes one request per key, for comparison only)
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
-                        Path dataDir, String cursorSecret) {
+                        Path dataDir, String cursorSecret, boolean batching) {
 
     /** Where the DynamoDB API is reached. */
     public sealed interface Endpoint {
@@ -76,14 +77,19 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         if (secret.length() < 16) {
             problems.add("CURSOR_SECRET must be at least 16 characters");
         }
+        boolean batching = parseSwitch(env, "BATCHING", problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret);
+        return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching);
     }
 
     public AppConfig withPort(int newPort) {
-        return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret);
+        return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching);
+    }
+
+    public AppConfig withBatching(boolean on) {
+        return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on);
     }
 
     private static String valueOr(Map<String, String> env, String name, String fallback) {
@@ -127,6 +133,26 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         problems.add("DYNAMODB_ENDPOINT='" + trimmed
                 + "' must be 'embedded', 'aws', or an http(s):// URL such as http://localhost:8000");
         return new Endpoint.Embedded();
+    }
+
+    /** on (the default) or off. */
+    private static boolean parseSwitch(Map<String, String> env, String name, List<String> problems) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return true;
+        }
+        switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "on" -> {
+                return true;
+            }
+            case "off" -> {
+                return false;
+            }
+            default -> {
+                problems.add(name + "='" + value + "' must be on or off");
+                return true;
+            }
+        }
     }
 
     private static boolean parseBoolean(Map<String, String> env, String name, boolean fallback, List<String> problems) {

@@ -1,7 +1,10 @@
 package dev.moviegraph.dynamo;
 
+import dev.moviegraph.catalog.CallContext;
+
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -15,12 +18,14 @@ import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * BatchGetItem and BatchWriteItem done right: chunks at the API's limits, all chunks in flight together,
  * and the keys or items DynamoDB hands back as unprocessed retried with jittered exponential backoff
- * (the SDK's own strategy) instead of being dropped.
+ * (the SDK's own strategy) instead of being dropped. Keys still unprocessed after the budget are handed
+ * back by name, so only the fields that needed them fail.
  */
 public final class Batches {
     static final int MAX_GET_KEYS = 100;
@@ -37,40 +42,75 @@ public final class Batches {
         this.table = table;
     }
 
-    /** Reads every key (duplicates allowed); the result holds the items found, in no particular order. */
-    public CompletableFuture<List<Map<String, AttributeValue>>> getAll(List<Map<String, AttributeValue>> keys) {
+    /**
+     * What a read by key returned: the items found, in no particular order, and the keys DynamoDB still
+     * left unprocessed after the whole retry budget (each one is an error for whoever asked for it).
+     */
+    public record GetResult(List<Map<String, AttributeValue>> items, List<Map<String, AttributeValue>> unprocessed) {
+        static final GetResult EMPTY = new GetResult(List.of(), List.of());
+    }
+
+    /** The pattern a read of this many distinct keys uses: one key is a GetItem, more a BatchGetItem. */
+    static Access accessFor(int distinctKeys) {
+        return distinctKeys == 1 ? Access.GET_ITEM : Access.BATCH_GET_ITEM;
+    }
+
+    /** How many calls a read of this many distinct keys makes: one per chunk of 100. */
+    static int callsFor(int distinctKeys) {
+        return (distinctKeys + MAX_GET_KEYS - 1) / MAX_GET_KEYS;
+    }
+
+    /** Reads every key (duplicates allowed), each chunk reported to {@code context} as one call. */
+    public CompletableFuture<GetResult> getAll(List<Map<String, AttributeValue>> keys, CallContext context) {
         List<Map<String, AttributeValue>> distinct = keys.stream().distinct().toList();
-        if (distinct.size() == 1) {
-            // One key is a GetItem: the same read units, and the plainest request for a single item.
-            return client.getItem(GetItemRequest.builder().tableName(table).key(distinct.get(0)).build())
-                    .thenApply(response -> response.hasItem() ? List.of(response.item()) : List.of());
+        if (distinct.isEmpty()) {
+            return CompletableFuture.completedFuture(GetResult.EMPTY);
         }
-        List<CompletableFuture<List<Map<String, AttributeValue>>>> chunks = new ArrayList<>();
+        if (accessFor(distinct.size()) == Access.GET_ITEM) {
+            // One key is a GetItem: the same read units, and the plainest request for a single item.
+            Call call = Call.byKey(context, Access.GET_ITEM, 1);
+            GetItemRequest request = GetItemRequest.builder().tableName(table).key(distinct.get(0))
+                    .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
+            return call.reportWhenDone(client.getItem(request).thenApply(response -> {
+                call.page(response.hasItem() ? 1 : 0, Collections.singletonList(response.consumedCapacity()));
+                return new GetResult(response.hasItem() ? List.of(response.item()) : List.of(), List.of());
+            }));
+        }
+        List<CompletableFuture<GetResult>> chunks = new ArrayList<>();
         for (List<Map<String, AttributeValue>> chunk : chunks(distinct, MAX_GET_KEYS)) {
-            chunks.add(getChunk(chunk, 1, new ArrayList<>()));
+            Call call = Call.byKey(context, Access.BATCH_GET_ITEM, chunk.size());
+            chunks.add(call.reportWhenDone(getChunk(call, chunk, 1, new ArrayList<>())));
         }
         return CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             List<Map<String, AttributeValue>> items = new ArrayList<>();
-            chunks.forEach(chunk -> items.addAll(chunk.join()));
-            return items;
+            List<Map<String, AttributeValue>> unprocessed = new ArrayList<>();
+            for (CompletableFuture<GetResult> chunk : chunks) {
+                items.addAll(chunk.join().items());
+                unprocessed.addAll(chunk.join().unprocessed());
+            }
+            return new GetResult(items, unprocessed);
         });
     }
 
-    private CompletableFuture<List<Map<String, AttributeValue>>> getChunk(
-            List<Map<String, AttributeValue>> keys, int attempt, List<Map<String, AttributeValue>> found) {
+    private CompletableFuture<GetResult> getChunk(Call call, List<Map<String, AttributeValue>> keys, int attempt,
+                                                  List<Map<String, AttributeValue>> found) {
         BatchGetItemRequest request = BatchGetItemRequest.builder()
                 .requestItems(Map.of(table, KeysAndAttributes.builder().keys(keys).build()))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .overrideConfiguration(call.override())
                 .build();
         return client.batchGetItem(request).thenCompose(response -> {
-            found.addAll(response.responses().getOrDefault(table, List.of()));
+            List<Map<String, AttributeValue>> items = response.responses().getOrDefault(table, List.of());
+            call.page(items.size(), response.consumedCapacity());
+            found.addAll(items);
             KeysAndAttributes unprocessed = response.unprocessedKeys().get(table);
             if (unprocessed == null || unprocessed.keys().isEmpty()) {
-                return CompletableFuture.completedFuture(found);
+                return CompletableFuture.completedFuture(new GetResult(found, List.of()));
             }
             if (attempt >= MAX_ATTEMPTS) {
-                return CompletableFuture.failedFuture(new UnprocessedException(unprocessed.keys().size()));
+                return CompletableFuture.completedFuture(new GetResult(found, unprocessed.keys()));
             }
-            return later(attempt + 1).thenCompose(ignored -> getChunk(unprocessed.keys(), attempt + 1, found));
+            return later(attempt + 1).thenCompose(ignored -> getChunk(call, unprocessed.keys(), attempt + 1, found));
         });
     }
 

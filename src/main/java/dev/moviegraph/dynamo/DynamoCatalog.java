@@ -1,12 +1,11 @@
 package dev.moviegraph.dynamo;
 
-import static dev.moviegraph.dynamo.TableLayout.GSI1;
-import static dev.moviegraph.dynamo.TableLayout.GSI2;
-import static dev.moviegraph.dynamo.TableLayout.LSI1;
 import static dev.moviegraph.dynamo.TableLayout.LSI1_SK;
 import static dev.moviegraph.dynamo.TableLayout.s;
 
+import dev.moviegraph.catalog.AccessPattern;
 import dev.moviegraph.catalog.Actor;
+import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CastMember;
 import dev.moviegraph.catalog.CastPage;
 import dev.moviegraph.catalog.CatalogReader;
@@ -14,6 +13,7 @@ import dev.moviegraph.catalog.EntityRef;
 import dev.moviegraph.catalog.EntityRef.ActorRef;
 import dev.moviegraph.catalog.EntityRef.MovieRef;
 import dev.moviegraph.catalog.EntityRef.TotalRef;
+import dev.moviegraph.catalog.Fetched;
 import dev.moviegraph.catalog.Filmography;
 import dev.moviegraph.catalog.FilmographyRead;
 import dev.moviegraph.catalog.MonthRange;
@@ -22,16 +22,21 @@ import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieCollection;
 import dev.moviegraph.catalog.MovieRead;
 import dev.moviegraph.catalog.PageRequest;
+import dev.moviegraph.catalog.PlannedCall;
+import dev.moviegraph.catalog.StoreUnavailableException;
 import dev.moviegraph.dynamo.CursorCodec.Kind;
 
 import java.time.YearMonth;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -40,8 +45,9 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
- * The catalog read port over the single table. Each method maps to one access pattern (see README):
- * a BatchGetItem for keys, one Query on the table, LSI1, GSI1 or GSI2 for everything else. No Scan.
+ * The catalog read port over the single table. Each read takes one of the {@link Access} patterns (see
+ * README): GetItem or BatchGetItem for keys, one Query on the table, LSI1, GSI1 or GSI2 for everything
+ * else. No Scan. Every call is reported, with the capacity DynamoDB says it consumed.
  */
 public final class DynamoCatalog implements CatalogReader {
     private final DynamoDbAsyncClient client;
@@ -57,21 +63,31 @@ public final class DynamoCatalog implements CatalogReader {
     }
 
     @Override
-    public CompletableFuture<Map<EntityRef<?>, Object>> fetch(Collection<EntityRef<?>> refs) {
+    public CompletableFuture<Fetched> fetch(Collection<EntityRef<?>> refs, CallContext context) {
         Map<Map<String, AttributeValue>, EntityRef<?>> byKey = new LinkedHashMap<>();
         for (EntityRef<?> ref : refs) {
             byKey.put(keyOf(ref), ref);
         }
-        return batches.getAll(List.copyOf(byKey.keySet())).thenApply(items -> {
+        return batches.getAll(List.copyOf(byKey.keySet()), context).thenApply(result -> {
             Map<EntityRef<?>, Object> found = new HashMap<>();
-            for (Map<String, AttributeValue> item : items) {
+            for (Map<String, AttributeValue> item : result.items()) {
                 EntityRef<?> ref = byKey.get(TableLayout.key(item.get(TableLayout.PK).s(), item.get(TableLayout.SK).s()));
                 if (ref != null) {
                     found.put(ref, ItemCodec.decode(item));
                 }
             }
-            return found;
+            Set<EntityRef<?>> unavailable = new HashSet<>();
+            for (Map<String, AttributeValue> key : result.unprocessed()) {
+                unavailable.add(byKey.get(TableLayout.key(key.get(TableLayout.PK).s(), key.get(TableLayout.SK).s())));
+            }
+            return new Fetched(found, unavailable);
         });
+    }
+
+    @Override
+    public List<PlannedCall> planFetch(int distinctKeys) {
+        return distinctKeys == 0 ? List.of()
+                : List.of(new PlannedCall(Batches.accessFor(distinctKeys).describe(), Batches.callsFor(distinctKeys)));
     }
 
     private static Map<String, AttributeValue> keyOf(EntityRef<?> ref) {
@@ -85,47 +101,73 @@ public final class DynamoCatalog implements CatalogReader {
         return TableLayout.totalKey(total.movieId(), total.month());
     }
 
-    @Override
-    public CompletableFuture<MovieCollection> readMovie(MovieRead read) {
+    /**
+     * The requests that answer a movie read, cheapest first: the one decision both {@link #readMovie}
+     * and {@link #planMovie} follow.
+     */
+    private static List<Access> movieAccess(MovieRead read) {
         if (read.cast() != null && read.totals() != null) {
-            return wholeCollection(read);
+            return List.of(Access.WHOLE_COLLECTION);
         }
         if (read.cast() != null) {
-            if (read.includeMovie() && read.cast().after() != null) {
-                // A later page does not reach the movie item (it sorts first), so read both at once.
-                CompletableFuture<Movie> movie = movieItem(read);
-                CompletableFuture<CastPage> page = castByBilling(read, false).thenApply(MovieCollection::cast);
-                return movie.thenCombine(page, (m, p) -> new MovieCollection(m, p, null));
+            if (!read.includeMovie()) {
+                return List.of(Access.CAST_PAGE);
             }
-            return castByBilling(read, read.includeMovie());
+            // A later page does not reach the movie item (it sorts first), so read both at once.
+            return read.cast().after() == null ? List.of(Access.MOVIE_WITH_CAST)
+                    : List.of(Access.GET_ITEM, Access.CAST_PAGE);
         }
         if (read.totals() != null) {
-            return movieAndTotals(read);
+            return List.of(read.includeMovie() ? Access.MOVIE_AND_TOTALS : Access.TOTALS);
         }
-        return movieItem(read).thenApply(movie -> new MovieCollection(movie, null, null));
+        return List.of(Access.GET_ITEM);
     }
 
-    private CompletableFuture<Movie> movieItem(MovieRead read) {
+    @Override
+    public List<PlannedCall> planMovie(MovieRead read) {
+        return oneCallEach(movieAccess(read));
+    }
+
+    @Override
+    public CompletableFuture<MovieCollection> readMovie(MovieRead read, CallContext context) {
+        List<Access> access = movieAccess(read);
+        return switch (access.get(0)) {
+            case WHOLE_COLLECTION -> wholeCollection(read, context);
+            case MOVIE_WITH_CAST -> castByBilling(read, Access.MOVIE_WITH_CAST, context);
+            case CAST_PAGE -> castByBilling(read, Access.CAST_PAGE, context);
+            case MOVIE_AND_TOTALS, TOTALS -> movieAndTotals(read, access.get(0), context);
+            case GET_ITEM -> access.size() == 1
+                    ? movieItem(read, context).thenApply(movie -> new MovieCollection(movie, null, null))
+                    : movieItem(read, context).thenCombine(
+                            castByBilling(read, Access.CAST_PAGE, context).thenApply(MovieCollection::cast),
+                            (movie, page) -> new MovieCollection(movie, page, null));
+            default -> throw new IllegalStateException(access + " does not read a movie collection");
+        };
+    }
+
+    private CompletableFuture<Movie> movieItem(MovieRead read, CallContext context) {
         MovieRef ref = new MovieRef(read.id());
-        return fetch(List.of(ref)).thenApply(found -> (Movie) found.get(ref));
+        return fetch(List.of(ref), context).thenApply(fetched -> {
+            if (fetched.unavailable().contains(ref)) {
+                throw new StoreUnavailableException("The movie " + read.id().value() + " could not be read in time");
+            }
+            return (Movie) fetched.found().get(ref);
+        });
     }
 
-    /** LSI1 Query: the movie item (optionally) then the cast, top-billed first, one page. */
-    private CompletableFuture<MovieCollection> castByBilling(MovieRead read, boolean includeMovie) {
+    /** LSI1 Query: the movie item (MOVIE_WITH_CAST) then the cast, top-billed first, one page. */
+    private CompletableFuture<MovieCollection> castByBilling(MovieRead read, Access access, CallContext context) {
         String pk = TableLayout.moviePk(read.id());
         PageRequest page = read.cast();
-        QueryRequest.Builder query = QueryRequest.builder().tableName(table).indexName(LSI1);
-        if (includeMovie) {
-            query.keyConditionExpression("pk = :pk").expressionAttributeValues(Map.of(":pk", s(pk)));
-        } else {
-            query.keyConditionExpression("pk = :pk AND lsi1sk > :movie")
-                    .expressionAttributeValues(Map.of(":pk", s(pk), ":movie", s(TableLayout.MOVIE_BILLING)));
-        }
+        boolean includeMovie = access == Access.MOVIE_WITH_CAST;
+        QueryRequest.Builder query = includeMovie
+                ? access.query(table, Map.of(":pk", s(pk)))
+                : access.query(table, Map.of(":pk", s(pk), ":movie", s(TableLayout.MOVIE_BILLING)));
         if (page.after() != null) {
             query.exclusiveStartKey(cursors.decode(Kind.CAST, page.after(), pk));
         }
         int wanted = page.first() + 1 + (includeMovie ? 1 : 0);
-        return Queries.upTo(client, query.build(), wanted).thenApply(items -> {
+        return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
             Movie movie = null;
             List<Map<String, AttributeValue>> cast = new ArrayList<>();
             for (Map<String, AttributeValue> item : items) {
@@ -140,13 +182,12 @@ public final class DynamoCatalog implements CatalogReader {
     }
 
     /** Base-table Query of the whole item collection: movie, cast and totals in one request (plus pages). */
-    private CompletableFuture<MovieCollection> wholeCollection(MovieRead read) {
+    private CompletableFuture<MovieCollection> wholeCollection(MovieRead read, CallContext context) {
         String pk = TableLayout.moviePk(read.id());
-        QueryRequest query = QueryRequest.builder().tableName(table)
-                .keyConditionExpression("pk = :pk").expressionAttributeValues(Map.of(":pk", s(pk))).build();
+        QueryRequest query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", s(pk))).build();
         String after = read.cast().after() == null ? null
                 : cursors.decode(Kind.CAST, read.cast().after(), pk).get(LSI1_SK).s();
-        return Queries.all(client, query).thenApply(items -> {
+        return Queries.all(client, context, Access.WHOLE_COLLECTION, query).thenApply(items -> {
             Movie movie = null;
             List<Map<String, AttributeValue>> cast = new ArrayList<>();
             List<MonthlyStreams> totals = new ArrayList<>();
@@ -172,18 +213,15 @@ public final class DynamoCatalog implements CatalogReader {
     }
 
     /** Base-table Query: sk from the movie item (or the first month) to the last month skips the cast. */
-    private CompletableFuture<MovieCollection> movieAndTotals(MovieRead read) {
+    private CompletableFuture<MovieCollection> movieAndTotals(MovieRead read, Access access, CallContext context) {
         String pk = TableLayout.moviePk(read.id());
         MonthRange range = read.totals();
-        String low = read.includeMovie() ? pk
+        String low = access == Access.MOVIE_AND_TOTALS ? pk
                 : range.from() == null ? TableLayout.TOTAL_PREFIX : TableLayout.totalSk(range.from());
         // '~' sorts after every digit, so "tot#~" bounds every month.
         String high = range.to() == null ? TableLayout.TOTAL_PREFIX + "~" : TableLayout.totalSk(range.to());
-        QueryRequest query = QueryRequest.builder().tableName(table)
-                .keyConditionExpression("pk = :pk AND sk BETWEEN :low AND :high")
-                .expressionAttributeValues(Map.of(":pk", s(pk), ":low", s(low), ":high", s(high)))
-                .build();
-        return Queries.all(client, query).thenApply(items -> {
+        QueryRequest query = access.query(table, Map.of(":pk", s(pk), ":low", s(low), ":high", s(high))).build();
+        return Queries.all(client, context, access, query).thenApply(items -> {
             Movie movie = null;
             List<MonthlyStreams> totals = new ArrayList<>();
             for (Map<String, AttributeValue> item : items) {
@@ -202,33 +240,49 @@ public final class DynamoCatalog implements CatalogReader {
         });
     }
 
-    @Override
-    public CompletableFuture<Filmography> readFilmography(FilmographyRead read) {
-        if (read.includeActor() && read.page().after() != null) {
-            ActorRef ref = new ActorRef(read.id());
-            return fetch(List.of(ref)).thenCombine(
-                    filmography(read, false),
-                    (found, films) -> new Filmography((Actor) found.get(ref), films.movies()));
+    /** The one decision both {@link #readFilmography} and {@link #planFilmography} follow. */
+    private static List<Access> filmographyAccess(FilmographyRead read) {
+        if (!read.includeActor()) {
+            return List.of(Access.FILMOGRAPHY_PAGE);
         }
-        return filmography(read, read.includeActor());
+        return read.page().after() == null ? List.of(Access.ACTOR_WITH_FILMOGRAPHY)
+                : List.of(Access.GET_ITEM, Access.FILMOGRAPHY_PAGE);
+    }
+
+    @Override
+    public List<PlannedCall> planFilmography(FilmographyRead read) {
+        return oneCallEach(filmographyAccess(read));
+    }
+
+    @Override
+    public CompletableFuture<Filmography> readFilmography(FilmographyRead read, CallContext context) {
+        List<Access> access = filmographyAccess(read);
+        if (access.size() == 1) {
+            return filmography(read, access.get(0), context);
+        }
+        ActorRef ref = new ActorRef(read.id());
+        return fetch(List.of(ref), context).thenCombine(filmography(read, Access.FILMOGRAPHY_PAGE, context),
+                (fetched, films) -> {
+                    if (fetched.unavailable().contains(ref)) {
+                        throw new StoreUnavailableException("The actor " + read.id().value() + " could not be read in time");
+                    }
+                    return new Filmography((Actor) fetched.found().get(ref), films.movies());
+                });
     }
 
     /** GSI1 Query on the actor's key: the actor item (sorts first) then every cast item of the actor. */
-    private CompletableFuture<Filmography> filmography(FilmographyRead read, boolean includeActor) {
+    private CompletableFuture<Filmography> filmography(FilmographyRead read, Access access, CallContext context) {
         String actorPk = TableLayout.actorPk(read.id());
         PageRequest page = read.page();
-        QueryRequest.Builder query = QueryRequest.builder().tableName(table).indexName(GSI1);
-        if (includeActor) {
-            query.keyConditionExpression("sk = :actor").expressionAttributeValues(Map.of(":actor", s(actorPk)));
-        } else {
-            query.keyConditionExpression("sk = :actor AND begins_with(pk, :movies)")
-                    .expressionAttributeValues(Map.of(":actor", s(actorPk), ":movies", s(TableLayout.MOVIE_PREFIX)));
-        }
+        boolean includeActor = access == Access.ACTOR_WITH_FILMOGRAPHY;
+        QueryRequest.Builder query = includeActor
+                ? access.query(table, Map.of(":actor", s(actorPk)))
+                : access.query(table, Map.of(":actor", s(actorPk), ":movies", s(TableLayout.MOVIE_PREFIX)));
         if (page.after() != null) {
             query.exclusiveStartKey(cursors.decode(Kind.FILMOGRAPHY, page.after(), actorPk));
         }
         int wanted = page.first() + 1 + (includeActor ? 1 : 0);
-        return Queries.upTo(client, query.build(), wanted).thenApply(items -> {
+        return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
             Actor actor = null;
             List<Map<String, AttributeValue>> cast = new ArrayList<>();
             for (Map<String, AttributeValue> item : items) {
@@ -252,15 +306,27 @@ public final class DynamoCatalog implements CatalogReader {
         return new CastPage(entries, items.size() > first);
     }
 
+    private static List<PlannedCall> oneCallEach(List<Access> accesses) {
+        return accesses.stream().map(access -> new PlannedCall(access.describe(), 1)).toList();
+    }
+
     @Override
-    public CompletableFuture<List<MonthlyStreams>> topMovies(YearMonth month, int limit) {
-        QueryRequest query = QueryRequest.builder().tableName(table).indexName(GSI2)
-                .keyConditionExpression("gsi2pk = :month")
-                .expressionAttributeValues(Map.of(":month", s(TableLayout.monthPartition(month))))
+    public List<PlannedCall> planTopMovies(YearMonth month, int limit) {
+        return oneCallEach(List.of(Access.TOP_OF_MONTH));
+    }
+
+    @Override
+    public CompletableFuture<List<MonthlyStreams>> topMovies(YearMonth month, int limit, CallContext context) {
+        QueryRequest query = Access.TOP_OF_MONTH.query(table, Map.of(":month", s(TableLayout.monthPartition(month))))
                 .scanIndexForward(false)
                 .build();
-        return Queries.upTo(client, query, limit)
+        return Queries.upTo(client, context, Access.TOP_OF_MONTH, query, limit)
                 .thenApply(items -> items.stream().map(ItemCodec::total).toList());
+    }
+
+    @Override
+    public List<AccessPattern> accessPatterns() {
+        return Arrays.stream(Access.values()).map(Access::describe).toList();
     }
 
     @Override

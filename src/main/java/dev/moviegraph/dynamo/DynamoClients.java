@@ -27,7 +27,8 @@ public final class DynamoClients {
 
     /**
      * @param endpoint     null for AWS's default endpoint, else an explicit endpoint
-     * @param interceptors observers of every call (request counting in tests)
+     * @param interceptors observers of every call (request counting in tests), after the one that
+     *                     counts each call's attempts for its receipt
      */
     public static DynamoDbAsyncClient create(URI endpoint, List<ExecutionInterceptor> interceptors) {
         DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
@@ -38,7 +39,7 @@ public final class DynamoClients {
                         .retryStrategy(RetryMode.STANDARD)
                         .apiCallAttemptTimeout(ATTEMPT_TIMEOUT)
                         .apiCallTimeout(CALL_TIMEOUT)
-                        .executionInterceptors(interceptors)
+                        .executionInterceptors(concat(Call.ATTEMPTS, interceptors))
                         .build());
         if (endpoint != null) {
             // DynamoDB Local accepts any credentials and region; use real ones when the environment has them.
@@ -51,6 +52,13 @@ public final class DynamoClients {
                             .build());
         }
         return builder.build();
+    }
+
+    private static List<ExecutionInterceptor> concat(ExecutionInterceptor first, List<ExecutionInterceptor> rest) {
+        List<ExecutionInterceptor> all = new java.util.ArrayList<>();
+        all.add(first);
+        all.addAll(rest);
+        return all;
     }
 
     private static Region regionOr(Region fallback) {

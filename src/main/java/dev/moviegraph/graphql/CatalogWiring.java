@@ -4,7 +4,7 @@ import dev.moviegraph.catalog.Actor;
 import dev.moviegraph.catalog.ActorId;
 import dev.moviegraph.catalog.CastMember;
 import dev.moviegraph.catalog.CastPage;
-import dev.moviegraph.catalog.CatalogReader;
+import dev.moviegraph.catalog.CatalogRead;
 import dev.moviegraph.catalog.EntityRef;
 import dev.moviegraph.catalog.EntityRef.ActorRef;
 import dev.moviegraph.catalog.EntityRef.MovieRef;
@@ -25,97 +25,121 @@ import graphql.scalars.ExtendedScalars;
 import graphql.schema.DataFetcher;
 import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.idl.RuntimeWiring;
+import graphql.schema.idl.TypeRuntimeWiring;
 
 import java.time.YearMonth;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 import org.dataloader.DataLoader;
 
 /**
- * Binds every field of schema.graphqls to its data fetcher. Fetchers stay thin: they validate
+ * Binds every field of schema.graphqls to its data fetcher and to the kinds of read it may make
+ * ({@link FieldBindings}, checked against the store at start). Fetchers stay thin: they validate
  * arguments, ask {@link ReadPlans} which request answers the selection, and go through the request's
- * DataLoaders so that one level of a query makes one batch.
+ * DataLoaders so that one level of a query makes one batch. Each load names the GraphQL paths it serves.
  */
 final class CatalogWiring {
     static final int MAX_IDS = 100;
     static final int MAX_TOP = 100;
 
-    private final CatalogReader catalog;
+    private static final Set<CatalogRead> PARENT_ITEM = Set.of();
+    private static final Set<CatalogRead> BY_KEY = Set.of(CatalogRead.ITEMS_BY_KEY);
 
-    CatalogWiring(CatalogReader catalog) {
-        this.catalog = catalog;
+    private final FieldBindings bindings = new FieldBindings();
+    private final Map<String, TypeRuntimeWiring.Builder> types = new LinkedHashMap<>();
+
+    /** Every field with its fetcher and the reads it may make; fields without a fetcher read their parent. */
+    CatalogWiring() {
+        Set<CatalogRead> movieReads = Set.of(CatalogRead.ITEMS_BY_KEY, CatalogRead.MOVIE_COLLECTION);
+        Set<CatalogRead> actorReads = Set.of(CatalogRead.ITEMS_BY_KEY, CatalogRead.FILMOGRAPHY);
+        field("Query", "movie", movieReads, env -> movie(env, MovieId.of(env.getArgument("id"))));
+        field("Query", "movies", movieReads, this::movies);
+        field("Query", "actor", actorReads, env -> actor(env, ActorId.of(env.getArgument("id"))));
+        field("Query", "actors", actorReads, this::actors);
+        field("Query", "topMovies", Set.of(CatalogRead.TOP_MOVIES), this::topMovies);
+        field("Query", "streamTotal", BY_KEY, this::streamTotal);
+
+        field("Movie", "id", PARENT_ITEM, env -> movieNode(env).id().value());
+        field("Movie", "title", BY_KEY, movieField("title", Movie::title));
+        field("Movie", "year", BY_KEY, movieField("year", Movie::year));
+        field("Movie", "releaseDate", BY_KEY, movieField("releaseDate", Movie::releaseDate));
+        field("Movie", "genres", BY_KEY, movieField("genres", Movie::genres));
+        field("Movie", "runtimeMinutes", BY_KEY, movieField("runtimeMinutes", Movie::runtimeMinutes));
+        field("Movie", "cast", Set.of(CatalogRead.MOVIE_COLLECTION), this::cast);
+        field("Movie", "streamTotals", Set.of(CatalogRead.MOVIE_COLLECTION), this::streamTotals);
+
+        field("Actor", "id", PARENT_ITEM, env -> actorNode(env).id().value());
+        field("Actor", "name", BY_KEY, actorField("name", Actor::name));
+        field("Actor", "birthYear", BY_KEY, actorField("birthYear", Actor::birthYear));
+        field("Actor", "movies", Set.of(CatalogRead.FILMOGRAPHY), this::filmography);
+
+        field("CastMember", "movie", PARENT_ITEM, env -> {
+            CastMember member = env.getSource();
+            return MovieNode.reference(member.movieId(), known("title", member.movieTitle(), "year", member.movieYear()));
+        });
+        field("CastMember", "actor", PARENT_ITEM, env -> {
+            CastMember member = env.getSource();
+            return ActorNode.reference(member.actorId(), known("name", member.actorName(), null, null));
+        });
+        field("CastMember", "characters", PARENT_ITEM, null);
+        field("CastMember", "billing", PARENT_ITEM, null);
+
+        field("CastConnection", "edges", PARENT_ITEM, env -> ((CastPage) env.getSource()).entries());
+        field("CastConnection", "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+        field("CastEdge", "cursor", PARENT_ITEM, env -> ((CastPage.Entry) env.getSource()).cursor());
+        field("CastEdge", "node", PARENT_ITEM, env -> ((CastPage.Entry) env.getSource()).member());
+        field("PageInfo", "hasNextPage", PARENT_ITEM, env -> ((CastPage) env.getSource()).hasNextPage());
+        field("PageInfo", "endCursor", PARENT_ITEM, env -> ((CastPage) env.getSource()).endCursor());
+
+        field("MonthlyStreams", "movie", PARENT_ITEM, env -> {
+            MonthlyStreams total = env.getSource();
+            return MovieNode.reference(total.movieId(), known("title", total.movieTitle(), null, null));
+        });
+        field("MonthlyStreams", "month", PARENT_ITEM, env -> ((MonthlyStreams) env.getSource()).month());
+        field("MonthlyStreams", "streams", PARENT_ITEM, env -> ((MonthlyStreams) env.getSource()).streams());
     }
 
-    RuntimeWiring build() {
-        return RuntimeWiring.newRuntimeWiring()
+    private void field(String type, String name, Set<CatalogRead> reads, DataFetcher<?> fetcher) {
+        bindings.bind(type, name, reads);
+        if (fetcher != null) {
+            types.computeIfAbsent(type, TypeRuntimeWiring::newTypeWiring).dataFetcher(name, fetcher);
+        }
+    }
+
+    FieldBindings bindings() {
+        return bindings;
+    }
+
+    RuntimeWiring runtimeWiring() {
+        RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring()
                 .scalar(ExtendedScalars.Date)
                 .scalar(ExtendedScalars.GraphQLLong)
-                .scalar(YearMonthScalar.INSTANCE)
-                .type("Query", type -> type
-                        .dataFetcher("movie", env -> movie(env, MovieId.of(env.getArgument("id"))))
-                        .dataFetcher("movies", this::movies)
-                        .dataFetcher("actor", env -> actor(env, ActorId.of(env.getArgument("id"))))
-                        .dataFetcher("actors", this::actors)
-                        .dataFetcher("topMovies", this::topMovies)
-                        .dataFetcher("streamTotal", this::streamTotal))
-                .type("Movie", type -> type
-                        .dataFetcher("id", env -> movieNode(env).id().value())
-                        .dataFetcher("title", movieField("title", Movie::title))
-                        .dataFetcher("year", movieField("year", Movie::year))
-                        .dataFetcher("releaseDate", movieField("releaseDate", Movie::releaseDate))
-                        .dataFetcher("genres", movieField("genres", Movie::genres))
-                        .dataFetcher("runtimeMinutes", movieField("runtimeMinutes", Movie::runtimeMinutes))
-                        .dataFetcher("cast", this::cast)
-                        .dataFetcher("streamTotals", this::streamTotals))
-                .type("Actor", type -> type
-                        .dataFetcher("id", env -> actorNode(env).id().value())
-                        .dataFetcher("name", actorField("name", Actor::name))
-                        .dataFetcher("birthYear", actorField("birthYear", Actor::birthYear))
-                        .dataFetcher("movies", this::filmography))
-                .type("CastMember", type -> type
-                        .dataFetcher("movie", env -> {
-                            CastMember member = env.getSource();
-                            return MovieNode.reference(member.movieId(), known("title", member.movieTitle(),
-                                    "year", member.movieYear()));
-                        })
-                        .dataFetcher("actor", env -> {
-                            CastMember member = env.getSource();
-                            return ActorNode.reference(member.actorId(), known("name", member.actorName(), null, null));
-                        }))
-                .type("CastConnection", type -> type
-                        .dataFetcher("edges", env -> ((CastPage) env.getSource()).entries())
-                        .dataFetcher("pageInfo", DataFetchingEnvironment::getSource))
-                .type("CastEdge", type -> type
-                        .dataFetcher("cursor", env -> ((CastPage.Entry) env.getSource()).cursor())
-                        .dataFetcher("node", env -> ((CastPage.Entry) env.getSource()).member()))
-                .type("PageInfo", type -> type
-                        .dataFetcher("hasNextPage", env -> ((CastPage) env.getSource()).hasNextPage())
-                        .dataFetcher("endCursor", env -> ((CastPage) env.getSource()).endCursor()))
-                .type("MonthlyStreams", type -> type
-                        .dataFetcher("movie", env -> {
-                            MonthlyStreams total = env.getSource();
-                            return MovieNode.reference(total.movieId(), known("title", total.movieTitle(), null, null));
-                        })
-                        .dataFetcher("month", env -> ((MonthlyStreams) env.getSource()).month())
-                        .dataFetcher("streams", env -> ((MonthlyStreams) env.getSource()).streams()))
-                .build();
+                .scalar(YearMonthScalar.INSTANCE);
+        types.values().forEach(wiring::type);
+        return wiring.build();
     }
 
     // ---- Query
 
     private CompletableFuture<MovieNode> movie(DataFetchingEnvironment env, MovieId id) {
         ReadPlans.MoviePlan plan = ReadPlans.movie(id, env.getSelectionSet());
+        String path = Paths.of(env);
         CompletableFuture<MovieNode> node = plan.read() == null
-                ? entity(env, new MovieRef(id)).thenApply(movie -> movie == null ? null : MovieNode.of(movie))
-                : collections(env).load(plan.read()).thenApply(found -> MovieNode.of(found, plan.read()));
+                ? entity(env, new MovieRef(id), path).thenApply(movie -> movie == null ? null : MovieNode.of(movie))
+                : collections(env).load(plan.read(), served(path, plan.read().cast() != null ? "cast" : null,
+                        plan.read().totals() != null ? "streamTotals" : null))
+                        .thenApply(found -> MovieNode.of(found, plan.read()));
         if (plan.laterCast() == null) {
             return node;
         }
-        CompletableFuture<CastPage> page = collections(env).load(new MovieRead(id, false, plan.laterCast(), null))
+        CompletableFuture<CastPage> page = collections(env).load(new MovieRead(id, false, plan.laterCast(), null),
+                        List.of(path + ".cast"))
                 .thenApply(MovieCollection::cast);
         return node.thenApply(found -> found == null ? null : found.withCast(plan.laterCast(), page));
     }
@@ -127,14 +151,17 @@ final class CatalogWiring {
 
     private CompletableFuture<ActorNode> actor(DataFetchingEnvironment env, ActorId id) {
         ReadPlans.ActorPlan plan = ReadPlans.actor(id, env.getSelectionSet());
+        String path = Paths.of(env);
         CompletableFuture<ActorNode> node = plan.read() == null
-                ? entity(env, new ActorRef(id)).thenApply(actor -> actor == null ? null : ActorNode.of(actor))
-                : filmographies(env).load(plan.read()).thenApply(found -> ActorNode.of(found, plan.read().page()));
+                ? entity(env, new ActorRef(id), path).thenApply(actor -> actor == null ? null : ActorNode.of(actor))
+                : filmographies(env).load(plan.read(), served(path, "movies", null))
+                        .thenApply(found -> ActorNode.of(found, plan.read().page()));
         if (plan.laterMovies() == null) {
             return node;
         }
         CompletableFuture<CastPage> page = filmographies(env)
-                .load(new FilmographyRead(id, false, plan.laterMovies())).thenApply(Filmography::movies);
+                .load(new FilmographyRead(id, false, plan.laterMovies()), List.of(path + ".movies"))
+                .thenApply(Filmography::movies);
         return node.thenApply(found -> found == null ? null : found.withMovies(plan.laterMovies(), page));
     }
 
@@ -146,13 +173,14 @@ final class CatalogWiring {
     private CompletableFuture<List<MonthlyStreams>> topMovies(DataFetchingEnvironment env) {
         YearMonth month = env.getArgument("month");
         int limit = Inputs.inRange("limit", env.getArgument("limit"), 1, MAX_TOP);
-        return catalog.topMovies(month, limit);
+        RequestScope scope = RequestScope.of(env);
+        return scope.catalog().topMovies(month, limit, scope.context(List.of(Paths.of(env))));
     }
 
     private CompletableFuture<MonthlyStreams> streamTotal(DataFetchingEnvironment env) {
         MovieId movieId = MovieId.of(env.getArgument("movieId"));
         YearMonth month = env.getArgument("month");
-        return entity(env, new TotalRef(movieId, month));
+        return entity(env, new TotalRef(movieId, month), Paths.of(env));
     }
 
     // ---- Movie
@@ -166,7 +194,7 @@ final class CatalogWiring {
             if (node.known().containsKey(name)) {
                 return node.known().get(name);
             }
-            return entity(env, new MovieRef(node.id())).thenApply(movie -> movie == null ? null : getter.apply(movie));
+            return entity(env, new MovieRef(node.id()), Paths.parent(env)).thenApply(movie -> movie == null ? null : getter.apply(movie));
         };
     }
 
@@ -176,7 +204,8 @@ final class CatalogWiring {
         if (node.cast() != null && page.equals(node.castRequest())) {
             return node.cast();
         }
-        return collections(env).load(new MovieRead(node.id(), false, page, null)).thenApply(MovieCollection::cast);
+        return collections(env).load(new MovieRead(node.id(), false, page, null), List.of(Paths.of(env)))
+                .thenApply(MovieCollection::cast);
     }
 
     private Object streamTotals(DataFetchingEnvironment env) {
@@ -185,7 +214,8 @@ final class CatalogWiring {
         if (node.totals() != null && range.equals(node.totalsRange())) {
             return node.totals();
         }
-        return collections(env).load(new MovieRead(node.id(), false, null, range)).thenApply(MovieCollection::totals);
+        return collections(env).load(new MovieRead(node.id(), false, null, range), List.of(Paths.of(env)))
+                .thenApply(MovieCollection::totals);
     }
 
     // ---- Actor
@@ -199,7 +229,7 @@ final class CatalogWiring {
             if (node.known().containsKey(name)) {
                 return node.known().get(name);
             }
-            return entity(env, new ActorRef(node.id())).thenApply(actor -> actor == null ? null : getter.apply(actor));
+            return entity(env, new ActorRef(node.id()), Paths.parent(env)).thenApply(actor -> actor == null ? null : getter.apply(actor));
         };
     }
 
@@ -209,7 +239,8 @@ final class CatalogWiring {
         if (node.movies() != null && page.equals(node.moviesRequest())) {
             return node.movies();
         }
-        return filmographies(env).load(new FilmographyRead(node.id(), false, page)).thenApply(Filmography::movies);
+        return filmographies(env).load(new FilmographyRead(node.id(), false, page), List.of(Paths.of(env)))
+                .thenApply(Filmography::movies);
     }
 
     // ---- helpers
@@ -223,9 +254,22 @@ final class CatalogWiring {
     }
 
     @SuppressWarnings("unchecked")
-    private static <T> CompletableFuture<T> entity(DataFetchingEnvironment env, EntityRef<T> ref) {
+    private static <T> CompletableFuture<T> entity(DataFetchingEnvironment env, EntityRef<T> ref, String path) {
         DataLoader<EntityRef<?>, Object> loader = env.getDataLoader(Loaders.ENTITIES);
-        return loader.load(ref).thenApply(found -> (T) found);
+        return loader.load(ref, List.of(path)).thenApply(found -> (T) found);
+    }
+
+    /** The root field's path and those of the child lists its one read prefetches. */
+    private static List<String> served(String path, String child, String otherChild) {
+        List<String> paths = new ArrayList<>();
+        paths.add(path);
+        if (child != null) {
+            paths.add(path + "." + child);
+        }
+        if (otherChild != null) {
+            paths.add(path + "." + otherChild);
+        }
+        return paths;
     }
 
     private static DataLoader<MovieRead, MovieCollection> collections(DataFetchingEnvironment env) {

@@ -1,6 +1,7 @@
 package dev.moviegraph.graphql;
 
 import dev.moviegraph.catalog.InvalidInputException;
+import dev.moviegraph.catalog.StoreUnavailableException;
 
 import graphql.GraphQLError;
 import graphql.GraphqlErrorBuilder;
@@ -41,7 +42,7 @@ final class ErrorHandler implements DataFetcherExceptionHandler {
                     .extensions(Map.of("code", ErrorType.BAD_USER_INPUT.name())).build();
         }
         String id = UUID.randomUUID().toString();
-        if (failure instanceof SdkException) {
+        if (failure instanceof SdkException || failure instanceof StoreUnavailableException) {
             LOG.warn("DynamoDB call failed for {} (error id {})", parameters.getPath(), id, failure);
             return builder.message("The catalog store is unavailable; try again shortly (error id " + id + ")")
                     .errorType(ErrorType.UNAVAILABLE)

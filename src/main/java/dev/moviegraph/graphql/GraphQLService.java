@@ -1,6 +1,12 @@
 package dev.moviegraph.graphql;
 
+import dev.moviegraph.catalog.CallObserver;
 import dev.moviegraph.catalog.CatalogReader;
+import dev.moviegraph.metrics.GatewayMetrics;
+import dev.moviegraph.metrics.GatewayMetrics.Outcome;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 import graphql.ErrorClassification;
 import graphql.ExecutionInput;
@@ -9,6 +15,7 @@ import graphql.GraphQL;
 import graphql.GraphQLError;
 import graphql.GraphqlErrorBuilder;
 import graphql.execution.instrumentation.dataloader.DataLoaderDispatchingContextKeys;
+import graphql.execution.preparsed.PreparsedDocumentEntry;
 import graphql.language.Document;
 import graphql.language.OperationDefinition;
 import graphql.parser.InvalidSyntaxException;
@@ -16,41 +23,95 @@ import graphql.parser.Parser;
 import graphql.schema.GraphQLSchema;
 import graphql.schema.idl.SchemaGenerator;
 import graphql.schema.idl.SchemaParser;
-import graphql.schema.idl.TypeDefinitionRegistry;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The schema, built once from schema.graphqls, and the execution of one request: each request gets a
- * fresh DataLoader registry, so batching and caching never leak between requests.
+ * The schema, built once from schema.graphqls and checked against the store's access patterns, and the
+ * execution of one request: each request gets a fresh DataLoader registry, so batching and caching never
+ * leak between requests, and a receipt of every DynamoDB call it made ({@code extensions.cost}, and
+ * {@code extensions.trace} on demand). A planned request runs the same fetchers over
+ * {@link PlanningCatalog} and answers {@code extensions.plan} instead of data.
  */
 public final class GraphQLService {
-    private final GraphQL graphQL;
-    private final Loaders loaders;
+    /** Total characters of the cached documents' query text: a bound on the cache's memory. */
+    static final long DOCUMENT_CACHE_CHARS = 4_000_000;
 
-    public GraphQLService(CatalogReader catalog) {
-        GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(readSchema(), new CatalogWiring(catalog).build());
-        this.graphQL = GraphQL.newGraphQL(schema).defaultDataFetcherExceptionHandler(new ErrorHandler()).build();
-        this.loaders = new Loaders(catalog);
+    private final GraphQL graphQL;
+    private final CatalogReader catalog;
+    private final Loaders loaders;
+    private final GatewayMetrics metrics;
+
+    public GraphQLService(CatalogReader catalog, boolean batching, GatewayMetrics metrics) {
+        this(catalog, batching, metrics, readSchema());
     }
 
-    public CompletableFuture<Map<String, Object>> execute(GraphQLRequest request) {
+    /** With another schema text: the start-up check's tests use it. */
+    GraphQLService(CatalogReader catalog, boolean batching, GatewayMetrics metrics, String schemaText) {
+        CatalogWiring wiring = new CatalogWiring();
+        GraphQLSchema schema = new SchemaGenerator()
+                .makeExecutableSchema(new SchemaParser().parse(schemaText), wiring.runtimeWiring());
+        wiring.bindings().verify(schema, catalog.accessPatterns());
+        Cache<String, PreparsedDocumentEntry> documents = Caffeine.newBuilder()
+                .maximumWeight(DOCUMENT_CACHE_CHARS)
+                .weigher((String query, PreparsedDocumentEntry entry) -> query.length())
+                .recordStats()
+                .build();
+        metrics.monitor(documents, "graphql.documents");
+        this.graphQL = GraphQL.newGraphQL(schema)
+                .defaultDataFetcherExceptionHandler(new ErrorHandler())
+                .preparsedDocumentProvider(new CachedDocuments(documents))
+                .build();
+        this.catalog = catalog;
+        this.loaders = new Loaders(batching, metrics);
+        this.metrics = metrics;
+    }
+
+    public CompletableFuture<Map<String, Object>> execute(GraphQLRequest request, TraceMode mode) {
+        long start = System.nanoTime();
+        RequestReceipt receipt = new RequestReceipt(start, metrics);
+        PlanningCatalog planning = mode == TraceMode.PLAN ? new PlanningCatalog(catalog) : null;
+        RequestScope scope = planning != null ? new RequestScope(planning, CallObserver.NONE)
+                : new RequestScope(catalog, receipt);
         ExecutionInput input = ExecutionInput.newExecutionInput()
                 .query(request.query())
                 .operationName(request.operationName())
                 .variables(request.variables())
-                .dataLoaderRegistry(loaders.newRegistry())
-                .graphQLContext(context -> context.put(DataLoaderDispatchingContextKeys.ENABLE_DATA_LOADER_CHAINING, true))
+                .dataLoaderRegistry(loaders.newRegistry(scope.catalog(), scope.observer()))
+                .graphQLContext(context -> context
+                        .put(DataLoaderDispatchingContextKeys.ENABLE_DATA_LOADER_CHAINING, true)
+                        .put(RequestScope.class, scope))
                 .build();
-        return graphQL.executeAsync(input).thenApply(GraphQLService::toSpecification);
+        return graphQL.executeAsync(input).thenApply(result -> {
+            Map<String, Object> response = new LinkedHashMap<>(toSpecification(result));
+            Map<String, Object> extensions = new LinkedHashMap<>();
+            Outcome outcome;
+            if (planning != null) {
+                // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
+                response.remove("data");
+                extensions.put("plan", planning.describe());
+                outcome = Outcome.PLANNED;
+            } else {
+                extensions.put("cost", receipt.cost());
+                if (mode == TraceMode.ON) {
+                    extensions.put("trace", receipt.trace(System.nanoTime()));
+                }
+                outcome = !response.containsKey("data") ? Outcome.REJECTED
+                        : response.containsKey("errors") ? Outcome.PARTIAL : Outcome.OK;
+            }
+            response.put("extensions", extensions);
+            metrics.request(request.operationName(), outcome, System.nanoTime() - start);
+            return response;
+        });
     }
 
     /**
@@ -102,12 +163,12 @@ public final class GraphQLService {
                 .build();
     }
 
-    private static TypeDefinitionRegistry readSchema() {
+    private static String readSchema() {
         try (InputStream in = GraphQLService.class.getResourceAsStream("/schema.graphqls")) {
             if (in == null) {
                 throw new IllegalStateException("schema.graphqls is missing from the classpath");
             }
-            return new SchemaParser().parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

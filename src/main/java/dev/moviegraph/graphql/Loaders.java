@@ -1,21 +1,29 @@
 package dev.moviegraph.graphql;
 
+import dev.moviegraph.catalog.CallContext;
+import dev.moviegraph.catalog.CallObserver;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.EntityRef;
+import dev.moviegraph.catalog.Fetched;
 import dev.moviegraph.catalog.Filmography;
 import dev.moviegraph.catalog.FilmographyRead;
 import dev.moviegraph.catalog.MovieCollection;
 import dev.moviegraph.catalog.MovieRead;
+import dev.moviegraph.catalog.StoreUnavailableException;
+import dev.moviegraph.metrics.GatewayMetrics;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.Function;
 
-import org.dataloader.BatchLoader;
+import org.dataloader.BatchLoaderEnvironment;
+import org.dataloader.BatchLoaderWithContext;
 import org.dataloader.DataLoader;
 import org.dataloader.DataLoaderFactory;
+import org.dataloader.DataLoaderOptions;
 import org.dataloader.DataLoaderRegistry;
 import org.dataloader.Try;
 
@@ -27,28 +35,46 @@ import org.dataloader.Try;
  *   <li>{@link #MOVIE_COLLECTIONS}: one Query per movie collection, all issued together;</li>
  *   <li>{@link #FILMOGRAPHIES}: one GSI1 Query per actor, all issued together.</li>
  * </ul>
+ * Each load carries the GraphQL paths it serves as its key context, so every store call knows which
+ * fields it was made for. With batching off (BATCHING=off, for comparison only) every load is its own
+ * batch and nothing is cached: one request per key, as a naive resolver makes.
  */
 final class Loaders {
     static final String ENTITIES = "entities";
     static final String MOVIE_COLLECTIONS = "movieCollections";
     static final String FILMOGRAPHIES = "filmographies";
 
-    private final CatalogReader catalog;
+    private final boolean batching;
+    private final GatewayMetrics metrics;
 
-    Loaders(CatalogReader catalog) {
-        this.catalog = catalog;
+    Loaders(boolean batching, GatewayMetrics metrics) {
+        this.batching = batching;
+        this.metrics = metrics;
     }
 
-    DataLoaderRegistry newRegistry() {
-        BatchLoader<EntityRef<?>, Object> entities = refs -> catalog.fetch(refs)
-                .thenApply(found -> refs.stream().map(found::get).toList());
-        BatchLoader<MovieRead, Try<MovieCollection>> collections = reads -> eachTogether(reads, catalog::readMovie);
-        BatchLoader<FilmographyRead, Try<Filmography>> filmographies =
-                reads -> eachTogether(reads, catalog::readFilmography);
-        DataLoader<EntityRef<?>, Object> entityLoader = DataLoaderFactory.newDataLoader(entities);
-        DataLoader<MovieRead, MovieCollection> collectionLoader = DataLoaderFactory.newDataLoaderWithTry(collections);
+    DataLoaderRegistry newRegistry(CatalogReader catalog, CallObserver observer) {
+        BatchLoaderWithContext<EntityRef<?>, Try<Object>> entities = (refs, env) -> {
+            metrics.batch(ENTITIES, refs.size());
+            return catalog.fetch(refs, new CallContext(observer, paths(env)))
+                    .thenApply(fetched -> refs.stream().map(ref -> outcome(fetched, ref)).toList());
+        };
+        BatchLoaderWithContext<MovieRead, Try<MovieCollection>> collections = (reads, env) -> {
+            metrics.batch(MOVIE_COLLECTIONS, reads.size());
+            return eachTogether(reads, env, observer, catalog::readMovie);
+        };
+        BatchLoaderWithContext<FilmographyRead, Try<Filmography>> filmographies = (reads, env) -> {
+            metrics.batch(FILMOGRAPHIES, reads.size());
+            return eachTogether(reads, env, observer, catalog::readFilmography);
+        };
+        DataLoaderOptions options = DataLoaderOptions.newOptions()
+                .setBatchingEnabled(batching)
+                .setCachingEnabled(batching)
+                .build();
+        DataLoader<EntityRef<?>, Object> entityLoader = DataLoaderFactory.newDataLoaderWithTry(entities, options);
+        DataLoader<MovieRead, MovieCollection> collectionLoader =
+                DataLoaderFactory.newDataLoaderWithTry(collections, options);
         DataLoader<FilmographyRead, Filmography> filmographyLoader =
-                DataLoaderFactory.newDataLoaderWithTry(filmographies);
+                DataLoaderFactory.newDataLoaderWithTry(filmographies, options);
         return DataLoaderRegistry.newRegistry()
                 .register(ENTITIES, entityLoader)
                 .register(MOVIE_COLLECTIONS, collectionLoader)
@@ -56,17 +82,46 @@ final class Loaders {
                 .build();
     }
 
+    /** Found (or absent: null), or an error for this key alone when the store never processed it. */
+    private static Try<Object> outcome(Fetched fetched, EntityRef<?> ref) {
+        if (fetched.unavailable().contains(ref)) {
+            return Try.failed(new StoreUnavailableException("The store was too busy to read this item in time"));
+        }
+        return Try.succeeded(fetched.found().get(ref));
+    }
+
+    /** The paths every load of a batch serves, in order, without repeats. */
+    @SuppressWarnings("unchecked")
+    private static List<String> paths(BatchLoaderEnvironment env) {
+        Set<String> paths = new LinkedHashSet<>();
+        for (Object context : env.getKeyContextsList()) {
+            if (context instanceof List<?> list) {
+                paths.addAll((List<String>) list);
+            }
+        }
+        return List.copyOf(paths);
+    }
+
+    @FunctionalInterface
+    private interface Read<K, V> {
+        CompletableFuture<V> apply(K key, CallContext context);
+    }
+
     /**
      * Starts one read per key at once (they are independent Queries) and keeps each outcome apart, so
      * a bad cursor on one movie fails that movie's field only.
      */
-    private static <K, V> CompletableFuture<List<Try<V>>> eachTogether(List<K> keys,
-                                                                      Function<K, CompletableFuture<V>> read) {
+    private static <K, V> CompletableFuture<List<Try<V>>> eachTogether(List<K> keys, BatchLoaderEnvironment env,
+                                                                      CallObserver observer, Read<K, V> read) {
+        List<Object> contexts = env.getKeyContextsList();
         List<CompletableFuture<Try<V>>> started = new ArrayList<>();
-        for (K key : keys) {
+        for (int i = 0; i < keys.size(); i++) {
+            Object paths = i < contexts.size() ? contexts.get(i) : null;
+            @SuppressWarnings("unchecked")
+            CallContext context = new CallContext(observer, paths instanceof List<?> list ? (List<String>) list : List.of());
             CompletableFuture<V> future;
             try {
-                future = read.apply(key);
+                future = read.apply(keys.get(i), context);
             } catch (RuntimeException e) {
                 future = CompletableFuture.failedFuture(e);
             }

@@ -2,6 +2,7 @@ package dev.moviegraph.http;
 
 import dev.moviegraph.graphql.GraphQLRequest;
 import dev.moviegraph.graphql.GraphQLService;
+import dev.moviegraph.graphql.TraceMode;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -112,10 +113,17 @@ public final class GraphQLHandler {
     }
 
     private void execute(Context ctx, String responseType, GraphQLRequest request) {
-        ctx.future(() -> service.execute(request).thenAccept(result -> {
+        Optional<TraceMode> mode = TraceMode.fromHeader(ctx.header(TraceMode.HEADER));
+        if (mode.isEmpty()) {
+            requestError(ctx, 400, responseType, TraceMode.HEADER + " must be on, plan or off");
+            return;
+        }
+        ctx.future(() -> service.execute(request, mode.get()).thenAccept(result -> {
             // application/json: 200 for every well-formed request; graphql-response+json: 4xx when the
-            // request failed before execution (no "data" entry), as the spec asks.
-            int status = responseType.equals(MediaTypes.GRAPHQL_RESPONSE) && !result.containsKey("data") ? 400 : 200;
+            // request failed before execution (errors and no "data" entry), as the spec asks. A plan has
+            // no data either, but no error.
+            int status = responseType.equals(MediaTypes.GRAPHQL_RESPONSE) && !result.containsKey("data")
+                    && result.containsKey("errors") ? 400 : 200;
             write(ctx, status, responseType, result);
         }));
     }

@@ -1,5 +1,7 @@
 package dev.moviegraph.http;
 
+import dev.moviegraph.metrics.GatewayMetrics;
+
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 
@@ -19,7 +21,7 @@ public final class HttpServer {
 
     private final Javalin app;
 
-    public HttpServer(GraphQLHandler graphql, HealthHandler health) {
+    public HttpServer(GraphQLHandler graphql, HealthHandler health, GatewayMetrics metrics) {
         byte[] graphiqlPage = resource("/graphiql/index.html");
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -27,6 +29,8 @@ public final class HttpServer {
             config.routes.post("/graphql", graphql::post);
             config.routes.get("/graphql", graphql::get);
             config.routes.get("/health", health::handle);
+            config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                    .result(metrics.scrape()));
             config.routes.get("/", ctx -> ctx.redirect("/graphiql"));
             config.routes.get("/graphiql", ctx -> ctx.header("Content-Security-Policy", GRAPHIQL_CSP)
                     .contentType("text/html; charset=utf-8").result(graphiqlPage));

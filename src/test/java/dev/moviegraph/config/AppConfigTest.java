@@ -123,12 +123,26 @@ class AppConfigTest {
     }
 
     @Test
+    void batchingIsOnByDefaultAndOffOnlyWhenAskedFor() {
+        assertTrue(AppConfig.defaults().batching());
+        assertTrue(AppConfig.fromEnvironment(Map.of("BATCHING", "on")).batching());
+        assertFalse(AppConfig.fromEnvironment(Map.of("BATCHING", "OFF")).batching());
+    }
+
+    @Test
+    void batchingRefusesAnythingButOnOrOff() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.fromEnvironment(Map.of("BATCHING", "false")));
+        assertTrue(e.getMessage().contains("BATCHING='false' must be on or off"), e.getMessage());
+    }
+
+    @Test
     void withPortChangesOnlyThePort() {
         AppConfig config = AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", "aws", "TABLE_NAME", "other"));
         AppConfig moved = config.withPort(0);
         assertEquals(0, moved.port());
         assertEquals(new AppConfig(0, config.endpoint(), config.tableName(), config.createTable(),
-                config.loadSample(), config.dataDir(), config.cursorSecret()), moved);
+                config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching()), moved);
     }
 
     @Test

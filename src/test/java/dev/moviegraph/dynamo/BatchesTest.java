@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.moviegraph.catalog.CallContext;
+import dev.moviegraph.catalog.StoreCall;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -267,7 +270,7 @@ class BatchesTest {
             refusals += times;
         }
 
-        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys(250)));
+        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys(250), CallContext.NONE)).items();
 
         assertExactly(items(250), found);
         assertEquals(List.of(), dynamo.ruleBreaks);
@@ -284,7 +287,7 @@ class BatchesTest {
             dynamo.refuse(key(i), 1);
         }
 
-        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys(40)));
+        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys(40), CallContext.NONE)).items();
 
         assertExactly(items(40), found);
         assertEquals(List.of(40, 20), dynamo.getSizes());
@@ -297,7 +300,7 @@ class BatchesTest {
     void twoHundredFiftyKeysAreSentInChunksOfAtMostOneHundred() throws Exception {
         FakeDynamo dynamo = storing(250);
 
-        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys(250)));
+        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys(250), CallContext.NONE)).items();
 
         assertExactly(items(250), found);
         assertEquals(List.of(), dynamo.ruleBreaks);
@@ -315,7 +318,7 @@ class BatchesTest {
         FakeDynamo dynamo = storing(350);
         dynamo.latencyMillis = 200;
 
-        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys(350)));
+        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys(350), CallContext.NONE)).items();
 
         assertExactly(items(350), found);
         assertEquals(4, dynamo.getCalls());
@@ -333,7 +336,7 @@ class BatchesTest {
         // Equal keys built separately (not the same instance) are duplicates too.
         keys.add(new HashMap<>(key(5)));
 
-        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys));
+        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys, CallContext.NONE)).items();
 
         assertEquals(List.of(), dynamo.ruleBreaks, "DynamoDB refuses a batch with duplicate keys");
         assertEquals(List.of(30), dynamo.getSizes());
@@ -346,7 +349,7 @@ class BatchesTest {
         List<Map<String, AttributeValue>> keys = new ArrayList<>(keys(150));
         keys.addAll(keys(150));
 
-        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys));
+        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys, CallContext.NONE)).items();
 
         assertEquals(150, dynamo.getSizes().stream().mapToInt(Integer::intValue).sum(), dynamo.getSizes().toString());
         assertExactly(items(150), found);
@@ -356,7 +359,7 @@ class BatchesTest {
     void missingKeysAreAbsentFromTheResultAndNotRetried() throws Exception {
         FakeDynamo dynamo = storing(10);
 
-        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys(20)));
+        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(keys(20), CallContext.NONE)).items();
 
         assertExactly(items(10), found);
         assertEquals(1, dynamo.getCalls());
@@ -366,7 +369,7 @@ class BatchesTest {
     void aSingleKeyAskedTwiceIsReadOnceWithOneRequest() throws Exception {
         FakeDynamo dynamo = storing(10);
 
-        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(List.of(key(3), key(3))));
+        List<Map<String, AttributeValue>> found = await(new Batches(dynamo, TABLE).getAll(List.of(key(3), key(3)), CallContext.NONE)).items();
 
         assertExactly(List.of(item(3)), found);
         assertEquals(1, dynamo.getCalls() + dynamo.singleReads.size(), "one request, BatchGetItem or GetItem");
@@ -377,37 +380,57 @@ class BatchesTest {
     void noKeysMeansNoRequest() throws Exception {
         FakeDynamo dynamo = storing(10);
 
-        assertEquals(List.of(), await(new Batches(dynamo, TABLE).getAll(List.of())));
+        assertEquals(List.of(), await(new Batches(dynamo, TABLE).getAll(List.of(), CallContext.NONE)).items());
         assertEquals(0, dynamo.getCalls() + dynamo.singleReads.size());
     }
 
     @Test
-    void keysThatStayUnprocessedFailWithUnprocessedExceptionAfterEightAttempts() {
+    void keysThatStayUnprocessedAreHandedBackAfterEightAttempts() throws Exception {
         FakeDynamo dynamo = storing(10);
         dynamo.alwaysRefuse = true;
 
         long started = System.nanoTime();
-        Throwable failure = failureOf(new Batches(dynamo, TABLE).getAll(keys(10)));
+        Batches.GetResult result = await(new Batches(dynamo, TABLE).getAll(keys(10), CallContext.NONE));
         long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
 
-        assertInstanceOf(Batches.UnprocessedException.class, failure);
-        assertTrue(failure.getMessage().contains("10"), failure.getMessage());
+        assertEquals(List.of(), result.items());
+        assertExactly(keys(10), result.unprocessed());
         assertEquals(8, dynamo.getCalls(), "one call plus seven retries");
         // Backoff is capped at 2 s per wait: seven waits cannot exceed 14 s.
         assertTrue(elapsedMillis < 14_000, "took " + elapsedMillis + " ms");
     }
 
     @Test
-    void oneChunkThatStaysUnprocessedFailsTheWholeRead() {
+    void onlyTheKeysThatStayUnprocessedAreHandedBackTheOthersAreRead() throws Exception {
         FakeDynamo dynamo = storing(150);
         for (int i = 100; i < 150; i++) {
             dynamo.refuse(key(i), Integer.MAX_VALUE);
         }
 
-        Throwable failure = failureOf(new Batches(dynamo, TABLE).getAll(keys(150)));
+        Batches.GetResult result = await(new Batches(dynamo, TABLE).getAll(keys(150), CallContext.NONE));
 
-        assertInstanceOf(Batches.UnprocessedException.class, failure);
-        assertTrue(failure.getMessage().contains("50"), failure.getMessage());
+        assertExactly(items(150).subList(0, 100), result.items());
+        assertExactly(keys(150).subList(100, 150), result.unprocessed());
+    }
+
+    @Test
+    void eachChunkIsReportedAsOneCallWithItsRoundsAndItsPaths() throws Exception {
+        FakeDynamo dynamo = storing(150);
+        for (int i = 0; i < 150; i += 10) {
+            dynamo.refuse(key(i), 1);
+        }
+        List<StoreCall> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        await(new Batches(dynamo, TABLE).getAll(keys(150), new CallContext(calls::add, List.of("movies"))));
+
+        assertEquals(2, calls.size(), calls.toString());
+        assertEquals(List.of(50, 100), calls.stream().map(StoreCall::keys).sorted().toList());
+        assertEquals(150, calls.stream().mapToInt(StoreCall::items).sum());
+        for (StoreCall call : calls) {
+            assertEquals("BatchGetItem", call.operation());
+            assertEquals(2, call.pages(), "a first round and one for the refused keys: " + call);
+            assertEquals(List.of("movies"), call.paths());
+        }
     }
 
     // ---------------------------------------------------------------- putAll

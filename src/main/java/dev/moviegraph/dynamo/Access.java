@@ -1,0 +1,113 @@
+package dev.moviegraph.dynamo;
+
+import static dev.moviegraph.dynamo.TableLayout.GSI1;
+import static dev.moviegraph.dynamo.TableLayout.GSI2;
+import static dev.moviegraph.dynamo.TableLayout.LSI1;
+
+import dev.moviegraph.catalog.AccessPattern;
+import dev.moviegraph.catalog.CatalogRead;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+
+/**
+ * Every access pattern of the table, declared once beside {@link TableLayout}: the operation, the
+ * index, the key condition and the template of each of its values. Queries are built from these
+ * constants ({@link #query}), and the plans and traces describe them from the same constants, so what
+ * a plan says is what is sent.
+ */
+enum Access {
+    GET_ITEM(CatalogRead.ITEMS_BY_KEY, "GetItem", null, "pk = :pk AND sk = :sk",
+            ":pk", "mov#{id} | act#{id}", ":sk", "mov#{id} | act#{id} | tot#{month}"),
+    BATCH_GET_ITEM(CatalogRead.ITEMS_BY_KEY, "BatchGetItem", null, "pk = :pk AND sk = :sk",
+            ":pk", "mov#{id} | act#{id}", ":sk", "mov#{id} | act#{id} | tot#{month}"),
+    /** LSI1: the movie item (billing#0000) then its cast, top-billed first. */
+    MOVIE_WITH_CAST(CatalogRead.MOVIE_COLLECTION, "Query", LSI1, "pk = :pk",
+            ":pk", "mov#{id}"),
+    /** LSI1 after the movie item: a cast page, top-billed first. */
+    CAST_PAGE(CatalogRead.MOVIE_COLLECTION, "Query", LSI1, "pk = :pk AND lsi1sk > :movie",
+            ":pk", "mov#{id}", ":movie", TableLayout.MOVIE_BILLING),
+    /** The whole item collection: movie, cast and monthly totals. */
+    WHOLE_COLLECTION(CatalogRead.MOVIE_COLLECTION, "Query", null, "pk = :pk",
+            ":pk", "mov#{id}"),
+    /** The movie item and its totals: the sort-key range skips the cast (act#...). */
+    MOVIE_AND_TOTALS(CatalogRead.MOVIE_COLLECTION, "Query", null, "pk = :pk AND sk BETWEEN :low AND :high",
+            ":pk", "mov#{id}", ":low", "mov#{id}", ":high", "tot#{to} | tot#~"),
+    TOTALS(CatalogRead.MOVIE_COLLECTION, "Query", null, "pk = :pk AND sk BETWEEN :low AND :high",
+            ":pk", "mov#{id}", ":low", "tot#{from} | tot#", ":high", "tot#{to} | tot#~"),
+    /** GSI1 (inverted): the actor item then every cast item of the actor. */
+    ACTOR_WITH_FILMOGRAPHY(CatalogRead.FILMOGRAPHY, "Query", GSI1, "sk = :actor",
+            ":actor", "act#{id}"),
+    FILMOGRAPHY_PAGE(CatalogRead.FILMOGRAPHY, "Query", GSI1, "sk = :actor AND begins_with(pk, :movies)",
+            ":actor", "act#{id}", ":movies", TableLayout.MOVIE_PREFIX),
+    /** GSI2 (sparse, totals only), streams descending. */
+    TOP_OF_MONTH(CatalogRead.TOP_MOVIES, "Query", GSI2, "gsi2pk = :month",
+            ":month", "month#{month}");
+
+    private static final java.util.Set<String> WRITE_OPERATIONS = java.util.Set.of(
+            "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems");
+    private static final Pattern PLACEHOLDER = Pattern.compile(":[a-z]+");
+
+    private final CatalogRead serves;
+    private final String operation;
+    private final String index;
+    private final String keyCondition;
+    private final Map<String, String> templates = new LinkedHashMap<>();
+
+    Access(CatalogRead serves, String operation, String index, String keyCondition, String... templates) {
+        this.serves = serves;
+        this.operation = operation;
+        this.index = index;
+        this.keyCondition = keyCondition;
+        for (int i = 0; i < templates.length; i += 2) {
+            this.templates.put(templates[i], templates[i + 1]);
+        }
+    }
+
+    /** Whether the operation writes (its capacity is write units). */
+    boolean writes() {
+        return WRITE_OPERATIONS.contains(operation);
+    }
+
+    String operation() {
+        return operation;
+    }
+
+    /** The index name, or "table" for the base table. */
+    String indexLabel() {
+        return index == null ? "table" : index;
+    }
+
+    /** A Query on this pattern's index with this pattern's key condition and these values. */
+    QueryRequest.Builder query(String table, Map<String, AttributeValue> values) {
+        if (!values.keySet().equals(templates.keySet())) {
+            throw new IllegalArgumentException(name() + " needs values for " + templates.keySet() + ", got " + values.keySet());
+        }
+        return QueryRequest.builder().tableName(table).indexName(index)
+                .keyConditionExpression(keyCondition).expressionAttributeValues(values);
+    }
+
+    /** The key condition with its values in place, as a trace shows it. */
+    String render(Map<String, AttributeValue> values) {
+        return substitute(placeholder -> values.get(placeholder).s());
+    }
+
+    AccessPattern describe() {
+        return new AccessPattern(name(), serves, operation, indexLabel(), substitute(templates::get));
+    }
+
+    private String substitute(java.util.function.Function<String, String> value) {
+        Matcher matcher = PLACEHOLDER.matcher(keyCondition);
+        StringBuilder out = new StringBuilder();
+        while (matcher.find()) {
+            matcher.appendReplacement(out, Matcher.quoteReplacement(value.apply(matcher.group())));
+        }
+        matcher.appendTail(out);
+        return out.toString();
+    }
+}

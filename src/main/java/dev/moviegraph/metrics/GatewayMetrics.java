@@ -1,0 +1,124 @@
+package dev.moviegraph.metrics;
+
+import dev.moviegraph.catalog.CallObserver;
+import dev.moviegraph.catalog.StoreCall;
+
+import com.github.benmanes.caffeine.cache.Cache;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * The gateway's metrics, served at /metrics in Prometheus text format: GraphQL requests by operation
+ * name and outcome with a latency histogram, DynamoDB calls and requests by operation and index, the
+ * read and write units DynamoDB reported, DataLoader batch sizes and the document cache.
+ *
+ * <p>Operation names come from clients, so at most {@value #MAX_OPERATION_NAMES} distinct ones get a
+ * series of their own; the rest count as "other", which keeps a hostile client from growing memory.
+ */
+public final class GatewayMetrics implements CallObserver {
+    static final int MAX_OPERATION_NAMES = 100;
+    private static final Pattern NAME = Pattern.compile("[_A-Za-z][_0-9A-Za-z]{0,63}");
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Set<String> operationNames = ConcurrentHashMap.newKeySet();
+
+    /** One GraphQL request, from the moment it was parsed from HTTP to its result. */
+    public void request(String operationName, Outcome outcome, long nanos) {
+        Timer.builder("moviegraph.graphql.requests")
+                .description("GraphQL requests by operation name and outcome")
+                .tag("operation", bounded(operationName))
+                .tag("outcome", outcome.label)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void completed(StoreCall call) {
+        Counter.builder("moviegraph.dynamodb.calls")
+                .description("DynamoDB calls (a Query with all its pages, a batch with its retries)")
+                .tag("operation", call.operation()).tag("index", call.index())
+                .tag("outcome", call.failed() ? "failed" : "ok")
+                .register(registry).increment();
+        Counter.builder("moviegraph.dynamodb.requests")
+                .description("HTTP requests sent to DynamoDB, pages and retries included")
+                .tag("operation", call.operation()).tag("index", call.index())
+                .register(registry).increment(call.requests());
+        Counter.builder("moviegraph.dynamodb.consumed.read.units")
+                .description("Read capacity units DynamoDB reported as consumed")
+                .tag("operation", call.operation()).tag("index", call.index())
+                .register(registry).increment(call.readUnits());
+        Counter.builder("moviegraph.dynamodb.consumed.write.units")
+                .description("Write capacity units DynamoDB reported as consumed")
+                .tag("operation", call.operation()).tag("index", call.index())
+                .register(registry).increment(call.writeUnits());
+    }
+
+    /** The number of keys one DataLoader dispatched together. */
+    public void batch(String loader, int size) {
+        DistributionSummary.builder("moviegraph.dataloader.batch.size")
+                .description("Keys per DataLoader batch")
+                .tag("loader", loader)
+                .serviceLevelObjectives(1, 2, 5, 10, 20, 50, 100)
+                .register(registry)
+                .record(size);
+    }
+
+    /** Publishes a cache's size, hits, misses and evictions (the cache must record stats). */
+    public void monitor(Cache<?, ?> cache, String name) {
+        CaffeineCacheMetrics.monitor(registry, cache, name);
+    }
+
+    /** Everything, in the Prometheus text format. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    private String bounded(String operationName) {
+        if (operationName == null) {
+            return "anonymous";
+        }
+        if (!NAME.matcher(operationName).matches()) {
+            return "other";
+        }
+        if (operationNames.contains(operationName)) {
+            return operationName;
+        }
+        if (operationNames.size() < MAX_OPERATION_NAMES) {
+            operationNames.add(operationName);
+            return operationName;
+        }
+        return "other";
+    }
+
+    /** How a GraphQL request ended. */
+    public enum Outcome {
+        /** Data and no error. */
+        OK("ok"),
+        /** Data with errors on some fields. */
+        PARTIAL("partial"),
+        /** No data: the document did not parse or validate, or the request was refused. */
+        REJECTED("rejected"),
+        /** Planned, not executed (Moviegraph-Trace: plan). */
+        PLANNED("planned");
+
+        private final String label;
+
+        Outcome(String label) {
+            this.label = label;
+        }
+    }
+}
