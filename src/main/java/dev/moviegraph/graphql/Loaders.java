@@ -66,8 +66,10 @@ final class Loaders {
             metrics.batch(FILMOGRAPHIES, reads.size());
             return eachTogether(reads, env, observer, catalog::readFilmography);
         };
+        // Off means batches of one key, not setBatchingEnabled(false): java-dataloader 6.0.0's unbatched
+        // path hands a Try loader's raw Try to the caller instead of unwrapping it.
         DataLoaderOptions options = DataLoaderOptions.newOptions()
-                .setBatchingEnabled(batching)
+                .setMaxBatchSize(batching ? -1 : 1)
                 .setCachingEnabled(batching)
                 .build();
         DataLoader<EntityRef<?>, Object> entityLoader = DataLoaderFactory.newDataLoaderWithTry(entities, options);

@@ -49,9 +49,22 @@ public final class GraphQLClient {
         return query(query, Map.of());
     }
 
+    /** POSTs a query with the Moviegraph-Trace header set to {@code trace} (on, plan, ...). */
+    public Response traced(String trace, String query, Map<String, Object> variables) {
+        ObjectNode body = JSON.createObjectNode().put("query", query);
+        body.set("variables", JSON.valueToTree(variables));
+        return post(body.toString(), "application/json", "application/graphql-response+json, application/json",
+                Map.of("Moviegraph-Trace", trace));
+    }
+
     public Response post(String body, String contentType, String accept) {
+        return post(body, contentType, accept, Map.of());
+    }
+
+    public Response post(String body, String contentType, String accept, Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/graphql"))
                 .POST(HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(request::header);
         if (contentType != null) {
             request.header("Content-Type", contentType);
         }
