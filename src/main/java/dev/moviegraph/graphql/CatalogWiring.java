@@ -21,6 +21,8 @@ import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.MovieRead;
 import dev.moviegraph.catalog.PageRequest;
 
+import graphql.GraphQLError;
+import graphql.execution.DataFetcherResult;
 import graphql.scalars.ExtendedScalars;
 import graphql.schema.DataFetcher;
 import graphql.schema.DataFetchingEnvironment;
@@ -144,9 +146,9 @@ final class CatalogWiring {
         return node.thenApply(found -> found == null ? null : found.withCast(plan.laterCast(), page));
     }
 
-    private CompletableFuture<List<MovieNode>> movies(DataFetchingEnvironment env) {
+    private CompletableFuture<DataFetcherResult<List<MovieNode>>> movies(DataFetchingEnvironment env) {
         List<MovieId> ids = ids(env.getArgument("ids"), MovieId::of);
-        return allOf(ids.stream().map(id -> movie(env, id)).toList());
+        return eachOrError(env, ids.stream().map(id -> movie(env, id)).toList());
     }
 
     private CompletableFuture<ActorNode> actor(DataFetchingEnvironment env, ActorId id) {
@@ -165,9 +167,9 @@ final class CatalogWiring {
         return node.thenApply(found -> found == null ? null : found.withMovies(plan.laterMovies(), page));
     }
 
-    private CompletableFuture<List<ActorNode>> actors(DataFetchingEnvironment env) {
+    private CompletableFuture<DataFetcherResult<List<ActorNode>>> actors(DataFetchingEnvironment env) {
         List<ActorId> ids = ids(env.getArgument("ids"), ActorId::of);
-        return allOf(ids.stream().map(id -> actor(env, id)).toList());
+        return eachOrError(env, ids.stream().map(id -> actor(env, id)).toList());
     }
 
     private CompletableFuture<List<MonthlyStreams>> topMovies(DataFetchingEnvironment env) {
@@ -299,8 +301,29 @@ final class CatalogWiring {
         return ids;
     }
 
-    private static <T> CompletableFuture<List<T>> allOf(List<CompletableFuture<T>> futures) {
-        return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
-                .thenApply(ignored -> futures.stream().map(CompletableFuture::join).toList());
+    /**
+     * The list of every element's outcome: an element that failed (its key never processed, say) is null
+     * with its own error at its own index, and the others keep their data.
+     */
+    private static <T> CompletableFuture<DataFetcherResult<List<T>>> eachOrError(DataFetchingEnvironment env,
+                                                                                 List<CompletableFuture<T>> futures) {
+        CompletableFuture<?>[] settled = futures.stream().map(f -> f.handle((value, failure) -> null))
+                .toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(settled).thenApply(ignored -> {
+            List<T> data = new ArrayList<>(futures.size());
+            List<GraphQLError> errors = new ArrayList<>();
+            for (int i = 0; i < futures.size(); i++) {
+                CompletableFuture<T> future = futures.get(i);
+                if (future.isCompletedExceptionally()) {
+                    data.add(null);
+                    Throwable failure = future.handle((value, e) -> e).join();
+                    errors.add(ErrorHandler.errorFor(failure, env.getExecutionStepInfo().getPath().segment(i),
+                            env.getField().getSourceLocation()));
+                } else {
+                    data.add(future.join());
+                }
+            }
+            return DataFetcherResult.<List<T>>newResult().data(data).errors(errors).build();
+        });
     }
 }

@@ -8,6 +8,8 @@ import graphql.GraphqlErrorBuilder;
 import graphql.execution.DataFetcherExceptionHandler;
 import graphql.execution.DataFetcherExceptionHandlerParameters;
 import graphql.execution.DataFetcherExceptionHandlerResult;
+import graphql.execution.ResultPath;
+import graphql.language.SourceLocation;
 
 import java.util.Map;
 import java.util.UUID;
@@ -28,27 +30,28 @@ final class ErrorHandler implements DataFetcherExceptionHandler {
     @Override
     public CompletableFuture<DataFetcherExceptionHandlerResult> handleException(
             DataFetcherExceptionHandlerParameters parameters) {
-        Throwable failure = unwrap(parameters.getException());
-        GraphQLError error = errorFor(failure, parameters);
+        GraphQLError error = errorFor(parameters.getException(), parameters.getPath(), parameters.getSourceLocation());
         return CompletableFuture.completedFuture(DataFetcherExceptionHandlerResult.newResult(error).build());
     }
 
-    private static GraphQLError errorFor(Throwable failure, DataFetcherExceptionHandlerParameters parameters) {
+    /** The client-safe error for a failure at {@code path} (also for one element of a list). */
+    static GraphQLError errorFor(Throwable exception, ResultPath path, SourceLocation location) {
+        Throwable failure = unwrap(exception);
         GraphqlErrorBuilder<?> builder = GraphqlErrorBuilder.newError()
-                .path(parameters.getPath())
-                .location(parameters.getSourceLocation());
+                .path(path)
+                .location(location);
         if (failure instanceof InvalidInputException) {
             return builder.message(failure.getMessage()).errorType(ErrorType.BAD_USER_INPUT)
                     .extensions(Map.of("code", ErrorType.BAD_USER_INPUT.name())).build();
         }
         String id = UUID.randomUUID().toString();
         if (failure instanceof SdkException || failure instanceof StoreUnavailableException) {
-            LOG.warn("DynamoDB call failed for {} (error id {})", parameters.getPath(), id, failure);
+            LOG.warn("DynamoDB call failed for {} (error id {})", path, id, failure);
             return builder.message("The catalog store is unavailable; try again shortly (error id " + id + ")")
                     .errorType(ErrorType.UNAVAILABLE)
                     .extensions(Map.of("code", ErrorType.UNAVAILABLE.name(), "errorId", id)).build();
         }
-        LOG.error("Internal error at {} (error id {})", parameters.getPath(), id, failure);
+        LOG.error("Internal error at {} (error id {})", path, id, failure);
         return builder.message("Internal error (error id " + id + ")").errorType(ErrorType.INTERNAL)
                 .extensions(Map.of("code", ErrorType.INTERNAL.name(), "errorId", id)).build();
     }

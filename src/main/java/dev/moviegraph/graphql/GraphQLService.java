@@ -70,6 +70,7 @@ public final class GraphQLService {
         this.graphQL = GraphQL.newGraphQL(schema)
                 .defaultDataFetcherExceptionHandler(new ErrorHandler())
                 .preparsedDocumentProvider(new CachedDocuments(documents))
+                .instrumentation(new OperationNames())
                 .build();
         this.catalog = catalog;
         this.loaders = new Loaders(batching, metrics);
@@ -109,7 +110,8 @@ public final class GraphQLService {
                         : response.containsKey("errors") ? Outcome.PARTIAL : Outcome.OK;
             }
             response.put("extensions", extensions);
-            metrics.request(request.operationName(), outcome, System.nanoTime() - start);
+            metrics.request(input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
+                    outcome, System.nanoTime() - start);
             return response;
         });
     }

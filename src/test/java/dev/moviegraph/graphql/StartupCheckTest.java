@@ -1,0 +1,61 @@
+package dev.moviegraph.graphql;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.catalog.CatalogRead;
+import dev.moviegraph.metrics.GatewayMetrics;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+/** The server refuses to start when a field of the schema is not bound to an access pattern of the store. */
+class StartupCheckTest {
+
+    private static String schema() throws IOException {
+        try (var in = StartupCheckTest.class.getResourceAsStream("/schema.graphqls")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void theShippedSchemaIsFullyBound() {
+        assertDoesNotThrow(() -> new GraphQLService(StubCatalog.complete(Set.of()), true, new GatewayMetrics()));
+    }
+
+    @Test
+    void aFieldBoundToNothingStopsTheStartNamingIt() throws IOException {
+        String withSequel = schema() + "\nextend type Movie { sequel: Movie }\n";
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> new GraphQLService(StubCatalog.complete(Set.of()), true, new GatewayMetrics(), withSequel));
+
+        assertTrue(e.getMessage().contains("Movie.sequel is bound to no access pattern"), e.getMessage());
+    }
+
+    @Test
+    void aNewRootFieldBoundToNothingStopsTheStartNamingIt() throws IOException {
+        String withSearch = schema() + "\nextend type Query { searchMovies(text: String!): [Movie!]! }\n";
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> new GraphQLService(StubCatalog.complete(Set.of()), true, new GatewayMetrics(), withSearch));
+
+        assertTrue(e.getMessage().contains("Query.searchMovies"), e.getMessage());
+    }
+
+    @Test
+    void aStoreWithoutAPatternForAReadStopsTheStartNamingTheFieldsThatNeedIt() throws IOException {
+        StubCatalog noTopMovies = new StubCatalog(Set.of(), CatalogRead.ITEMS_BY_KEY, CatalogRead.MOVIE_COLLECTION,
+                CatalogRead.FILMOGRAPHY);
+        String schema = schema();
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> new GraphQLService(noTopMovies, true, new GatewayMetrics(), schema));
+
+        assertTrue(e.getMessage().contains("Query.topMovies needs a TOP_MOVIES access pattern"), e.getMessage());
+    }
+}
