@@ -4,7 +4,13 @@
  * Loaded after the UMD bundles of React 18, ReactDOM 18 and GraphiQL 2.4.7
  * (all served from the webjars), which define window.React, window.ReactDOM
  * and window.GraphiQL. Kept in a file of its own so index.html needs no inline
- * script under the Content-Security-Policy.
+ * script under the Content-Security-Policy. No JSX, no build step: elements are
+ * made with React.createElement (h below).
+ *
+ * Besides the example tabs it adds a "DynamoDB" plugin (sidebar) that shows the
+ * last response's extensions: the receipt (cost), the trace of every DynamoDB
+ * call (header Moviegraph-Trace: on, the default here) or the plan
+ * (Moviegraph-Trace: plan).
  */
 (function () {
   'use strict';
@@ -130,19 +136,336 @@
     }
   ];
 
-  var fetcher = window.GraphiQL.createFetcher({
-    url: new URL('/graphql', window.location.href).href
+  // --- Default headers ------------------------------------------------------
+  //
+  // Moviegraph-Trace: on makes every response carry extensions.trace (each
+  // DynamoDB call), which the DynamoDB panel below draws. GraphiQL applies
+  // `defaultHeaders` only to tabs opened with "+", not to `defaultTabs`, so the
+  // example tabs get the same headers explicitly.
+  var TRACE_HEADER = 'Moviegraph-Trace';
+  var DEFAULT_HEADERS = JSON.stringify({ 'Moviegraph-Trace': 'on' }, null, 2);
+  EXAMPLES.forEach(function (tab) { tab.headers = DEFAULT_HEADERS; });
+
+  // --- The last response's extensions -----------------------------------------
+  //
+  // A tiny store: the fetcher below writes to it, the DynamoDB panel listens.
+  // state.running: the request in flight, if any ({operationName, mode});
+  // state.last: the last finished one ({operationName, mode, at, response} or
+  // {operationName, mode, at, error}).
+  var store = {
+    state: { running: null, last: null },
+    listeners: new Set(),
+    set: function (next) {
+      store.state = next;
+      store.listeners.forEach(function (listener) { listener(next); });
+    },
+    subscribe: function (listener) {
+      store.listeners.add(listener);
+      return function () { store.listeners.delete(listener); };
+    }
+  };
+
+  /** The value of the Moviegraph-Trace header (any case) among request headers: on, plan or off. */
+  function traceMode(headers) {
+    var mode = 'off';
+    Object.keys(headers || {}).forEach(function (name) {
+      if (name.toLowerCase() === TRACE_HEADER.toLowerCase()) {
+        mode = String(headers[name]).trim().toLowerCase() || 'off';
+      }
+    });
+    return mode;
+  }
+
+  /** Fetcher options without the Moviegraph-Trace header. */
+  function withoutTraceHeader(opts) {
+    if (!opts || !opts.headers) {
+      return opts;
+    }
+    var headers = {};
+    Object.keys(opts.headers).forEach(function (name) {
+      if (name.toLowerCase() !== TRACE_HEADER.toLowerCase()) {
+        headers[name] = opts.headers[name];
+      }
+    });
+    return Object.assign({}, opts, { headers: headers });
+  }
+
+  // moviegraph answers with plain JSON (no @defer/@stream), so incremental
+  // delivery is off: every query then comes back as one Promise instead of an
+  // async iterable, and its extensions can be read below.
+  var httpFetcher = window.GraphiQL.createFetcher({
+    url: new URL('/graphql', window.location.href).href,
+    enableIncrementalDelivery: false
   });
+  var requestCount = 0;
+
+  function fetcher(params, opts) {
+    if (params && params.operationName === 'IntrospectionQuery') {
+      // The schema is never traced nor planned (a plan has no data, so the
+      // schema would not load while the header says plan), nor shown.
+      return httpFetcher(params, withoutTraceHeader(opts));
+    }
+    var result = httpFetcher(params, opts);
+    if (!result || typeof result.then !== 'function') {
+      return result; // A subscription (not offered by moviegraph): passed through.
+    }
+    var id = ++requestCount;
+    var request = {
+      operationName: (params && params.operationName) || null,
+      mode: traceMode(opts && opts.headers)
+    };
+    store.set({ running: request, last: store.state.last });
+    function finish(outcome) {
+      if (id === requestCount) { // A newer request supersedes this one.
+        store.set({ running: null, last: Object.assign({ at: new Date() }, request, outcome) });
+      }
+    }
+    return result.then(function (response) {
+      finish({ response: response });
+      return response;
+    }, function (error) {
+      finish({ error: error && error.message ? error.message : String(error) });
+      throw error;
+    });
+  }
+
+  // --- The DynamoDB panel (a GraphiQL plugin) ---------------------------------
+
+  var React = window.React;
+  var h = React.createElement;
+
+  function useStore() {
+    var pair = React.useState(store.state);
+    var setState = pair[1];
+    React.useEffect(function () {
+      setState(store.state); // In case it changed between render and subscription.
+      return store.subscribe(setState);
+    }, []);
+    return pair[0];
+  }
+
+  /** Milliseconds with as many decimals as are readable. */
+  function ms(value) {
+    var n = Number(value) || 0;
+    return n.toFixed(n >= 100 ? 0 : n >= 10 ? 1 : 2);
+  }
+
+  /** Capacity units (the server rounds them to 3 decimals). */
+  function units(value) {
+    return String(Number(value) || 0);
+  }
+
+  function plural(n, one, many) {
+    return n + ' ' + (n === 1 ? one : many);
+  }
+
+  function code(text) {
+    return h('code', { className: 'moviegraph-code' }, text);
+  }
+
+  function stat(label, value, key) {
+    return h('div', { className: 'moviegraph-stat', key: key || label },
+      h('span', { className: 'moviegraph-stat-value' }, value),
+      h('span', { className: 'moviegraph-stat-label' }, label));
+  }
+
+  /** A paragraph of help; children: a string or an array of strings and elements. */
+  function hint(children, key) {
+    return h.apply(null, ['p', { className: 'moviegraph-hint', key: key }].concat(children));
+  }
+
+  function Paths(props) {
+    var paths = [].concat(props.paths || []);
+    if (!paths.length) {
+      return h('span', { className: 'moviegraph-muted' }, '—');
+    }
+    return h('span', { className: 'moviegraph-paths' },
+      paths.map(function (path, i) { return h('code', { className: 'moviegraph-code', key: i }, path); }));
+  }
+
+  function table(headers, rows, className) {
+    return h('div', { className: 'moviegraph-table-scroll' },
+      h('table', { className: 'moviegraph-table' + (className ? ' ' + className : '') },
+        h('thead', null, h('tr', null, headers.map(function (title, i) {
+          var numeric = typeof title === 'object';
+          return h('th', { key: i, className: numeric ? 'moviegraph-num' : undefined, title: numeric ? title.title : undefined },
+            numeric ? title.label : title);
+        }))),
+        h('tbody', null, rows)));
+  }
+
+  function num(label, title) {
+    return { label: label, title: title };
+  }
+
+  function CostView(props) {
+    var cost = props.cost;
+    return h('section', { className: 'moviegraph-section' },
+      h('h3', { className: 'moviegraph-heading' }, 'Receipt'),
+      h('div', { className: 'moviegraph-stats' },
+        stat('requests', cost.requests),
+        stat('read units', units(cost.readUnits)),
+        stat('write units', units(cost.writeUnits))));
+  }
+
+  function TraceView(props) {
+    var trace = props.trace;
+    var calls = trace.calls || [];
+    // The scale of the waterfall: the whole request (and never less than the calls).
+    var scale = calls.reduce(function (max, call) {
+      return Math.max(max, (Number(call.startMs) || 0) + (Number(call.durationMs) || 0));
+    }, Number(trace.totalMs) || 0);
+
+    function bar(call) {
+      var left = scale > 0 ? (Number(call.startMs) || 0) / scale * 100 : 0;
+      var width = scale > 0 ? (Number(call.durationMs) || 0) / scale * 100 : 0;
+      left = Math.min(Math.max(left, 0), 99.5);
+      width = Math.min(Math.max(width, 0.5), 100 - left); // Always visible, never past the end.
+      return h('div', { className: 'moviegraph-waterfall', title: 'starts at ' + ms(call.startMs) + ' ms, takes ' + ms(call.durationMs) + ' ms' },
+        h('div', {
+          className: 'moviegraph-waterfall-bar' + (call.failed ? ' moviegraph-failed-bar' : ''),
+          style: { left: left.toFixed(2) + '%', width: width.toFixed(2) + '%' }
+        }));
+    }
+
+    var rows = calls.map(function (call, i) {
+      var key = call.keyCondition != null ? code(call.keyCondition)
+        : plural(Number(call.keys) || 0, 'key', 'keys');
+      return h(React.Fragment, { key: i },
+        h('tr', { className: 'moviegraph-call' + (call.failed ? ' moviegraph-failed' : '') },
+          h('td', { className: 'moviegraph-num moviegraph-muted' }, i + 1),
+          h('td', null, call.operation, call.failed ? h('span', { className: 'moviegraph-badge' }, 'failed') : null),
+          h('td', null, call.index),
+          h('td', null, call.pattern),
+          h('td', { className: 'moviegraph-key' }, key),
+          h('td', { className: 'moviegraph-num' }, call.items),
+          h('td', { className: 'moviegraph-num' }, call.pages),
+          h('td', { className: 'moviegraph-num' }, call.requests),
+          h('td', { className: 'moviegraph-num' }, units(call.readUnits)),
+          h('td', { className: 'moviegraph-num' }, ms(call.durationMs))),
+        h('tr', { className: 'moviegraph-call-detail' + (call.failed ? ' moviegraph-failed' : '') },
+          h('td', null),
+          h('td', { colSpan: 9 }, h(Paths, { paths: call.paths }), bar(call))));
+    });
+
+    return h('section', { className: 'moviegraph-section' },
+      h('h3', { className: 'moviegraph-heading' }, 'Trace'),
+      h('div', { className: 'moviegraph-stats' },
+        stat('ms total', ms(trace.totalMs)),
+        stat('ms DynamoDB', ms(trace.dynamoDbMs)),
+        stat('ms gateway', ms(trace.gatewayMs))),
+      calls.length === 0
+        ? hint('No DynamoDB call: nothing in this query needed the table.')
+        : table(['#', 'Operation', 'Index', 'Pattern', 'Key', num('Items'), num('Pages'),
+          num('Req.', 'HTTP requests, retries included'), num('RCU', 'read capacity units'), num('ms')],
+          rows, 'moviegraph-calls'));
+  }
+
+  function PlanView(props) {
+    var plan = props.plan;
+    var fields = plan.fields || [];
+    var rows = fields.map(function (field, i) {
+      return h('tr', { key: i },
+        h('td', null, h(Paths, { paths: field.paths })),
+        h('td', null, field.pattern),
+        h('td', null, field.operation),
+        h('td', null, field.index),
+        h('td', { className: 'moviegraph-key' }, field.keyTemplate != null ? code(field.keyTemplate) : '—'),
+        h('td', { className: 'moviegraph-num' }, field.calls));
+    });
+    return h('section', { className: 'moviegraph-section' },
+      h('h3', { className: 'moviegraph-heading' }, 'Plan (not executed)'),
+      h('div', { className: 'moviegraph-stats' },
+        stat('DynamoDB calls', plan.calls),
+        stat('fields', fields.length)),
+      fields.length === 0
+        ? hint('No DynamoDB call: nothing in this query needs the table.')
+        : table(['Paths', 'Pattern', 'Operation', 'Index', 'Key template', num('Calls')], rows));
+  }
+
+  function LastResponse(props) {
+    var last = props.last;
+    var response = last.response && typeof last.response === 'object' ? last.response : {};
+    var extensions = response.extensions || {};
+    var errors = Array.isArray(response.errors) ? response.errors : [];
+    var parts = [];
+
+    parts.push(h('p', { className: 'moviegraph-meta', key: 'meta' },
+      last.operationName ? code(last.operationName) : 'Anonymous operation',
+      ' · ', TRACE_HEADER + ': ' + last.mode,
+      ' · ', last.at.toLocaleTimeString()));
+
+    if (last.error) {
+      parts.push(h('p', { className: 'moviegraph-problem', key: 'error' }, 'The request failed: ' + last.error));
+    }
+    if (errors.length) {
+      parts.push(h('p', { className: 'moviegraph-problem', key: 'errors' },
+        plural(errors.length, 'error', 'errors') + ' in the response'
+        + (errors[0] && errors[0].message ? ', first: ' + errors[0].message : '')));
+    }
+    if (extensions.plan) {
+      parts.push(h(PlanView, { plan: extensions.plan, key: 'plan' }));
+    }
+    if (extensions.cost) {
+      parts.push(h(CostView, { cost: extensions.cost, key: 'cost' }));
+    }
+    if (extensions.trace) {
+      parts.push(h(TraceView, { trace: extensions.trace, key: 'trace' }));
+    } else if (extensions.cost) {
+      parts.push(hint(['No trace for this request: send header ', code(TRACE_HEADER + ': on'),
+        ' to see every DynamoDB call.'], 'no-trace'));
+    }
+    if (!last.error && !extensions.plan && !extensions.cost) {
+      parts.push(hint('This response has no DynamoDB receipt (the request was rejected before it ran).', 'none'));
+    }
+    return h(React.Fragment, null, parts);
+  }
+
+  function DynamoDbPanel() {
+    var state = useStore();
+    return h('div', { className: 'moviegraph-dynamo' },
+      h('div', { className: 'moviegraph-title' }, 'DynamoDB'),
+      state.running
+        ? h('p', { className: 'moviegraph-meta moviegraph-running' },
+          'Running ', state.running.operationName ? code(state.running.operationName) : 'an anonymous operation', '…')
+        : null,
+      state.last
+        ? h(LastResponse, { last: state.last })
+        : h(React.Fragment, null,
+          hint(['Run a query: its DynamoDB receipt (requests, read and write units) shows here, and with header ',
+            code(TRACE_HEADER + ': on'), ' (set in the Headers editor of these tabs) every call it made, in order, with its timing.'], 'run'),
+          hint(['Header ', code(TRACE_HEADER + ': plan'),
+            ' shows the plan instead: the DynamoDB calls a query would make, without running it.'], 'plan')));
+  }
+
+  function DynamoDbIcon(props) {
+    // A database cylinder, drawn like GraphiQL's own icons (stroke in currentColor).
+    return h('svg', Object.assign({
+      viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 1.5,
+      strokeLinecap: 'round', strokeLinejoin: 'round'
+    }, props),
+    h('ellipse', { cx: 12, cy: 5, rx: 8, ry: 3 }),
+    h('path', { d: 'M4 5v14c0 1.66 3.58 3 8 3s8-1.34 8-3V5' }),
+    h('path', { d: 'M4 12c0 1.66 3.58 3 8 3s8-1.34 8-3' }));
+  }
+
+  // Created once: GraphiQL rebuilds its plugin list whenever this array changes.
+  var PLUGINS = [{ title: 'DynamoDB', icon: DynamoDbIcon, content: DynamoDbPanel }];
 
   window.ReactDOM.createRoot(root).render(
-    window.React.createElement(window.GraphiQL, {
+    h(window.GraphiQL, {
       fetcher: fetcher,
       defaultTabs: EXAMPLES,
       // Used for tabs the user opens with "+".
       defaultQuery: '# Write a query here; see the other tabs for examples.\n\n{\n  movie(id: "tt0111161") {\n    title\n  }\n}\n',
-      // Headers typed in the headers editor are sent with each request but
-      // never written to localStorage (they may hold credentials).
-      shouldPersistHeaders: false
+      defaultHeaders: DEFAULT_HEADERS,
+      plugins: PLUGINS,
+      // Tabs are kept in localStorage; their headers too, or after a reload the
+      // restored tabs would come back with empty headers (GraphiQL drops them
+      // when not persisting) and so without Moviegraph-Trace: on. moviegraph
+      // takes no credential headers; the settings dialog can turn this off
+      // until the next page load.
+      shouldPersistHeaders: true
     })
   );
 })();
