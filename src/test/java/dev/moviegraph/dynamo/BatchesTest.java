@@ -46,7 +46,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * that never catches up ends in an UnprocessedException instead of a hang.
  */
 class BatchesTest {
-    private static final String TABLE = "moviegraph-test";
+    static final String TABLE = "moviegraph-test";
     /** Generous: the whole retry budget is a few seconds at most. */
     private static final long TIMEOUT_SECONDS = 30;
 
