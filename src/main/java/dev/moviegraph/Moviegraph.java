@@ -4,12 +4,14 @@ import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.dynamo.BulkLoader;
 import dev.moviegraph.dynamo.CursorCodec;
 import dev.moviegraph.dynamo.DynamoCatalog;
+import dev.moviegraph.dynamo.DynamoCatalogWriter;
 import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.http.GraphQLHandler;
 import dev.moviegraph.http.HealthHandler;
 import dev.moviegraph.http.HttpServer;
+import dev.moviegraph.http.WriteGuard;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleLoader;
@@ -19,6 +21,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.net.URI;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,11 +42,25 @@ public final class Moviegraph implements AutoCloseable {
     private final EmbeddedDynamo embedded;
     private final DynamoDbAsyncClient client;
     private final HttpServer http;
+    private final ExecutorService writes;
 
-    private Moviegraph(EmbeddedDynamo embedded, DynamoDbAsyncClient client, HttpServer http) {
+    private Moviegraph(EmbeddedDynamo embedded, DynamoDbAsyncClient client, HttpServer http, ExecutorService writes) {
         this.embedded = embedded;
         this.client = client;
         this.http = http;
+        this.writes = writes;
+    }
+
+    /** Writes wait on DynamoDB (read, then a conditional transaction) on threads of their own. */
+    private static final int WRITE_THREADS = 32;
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     /** Starts the server; {@code interceptors} observe every DynamoDB call (tests count them). */
@@ -59,20 +80,27 @@ public final class Moviegraph implements AutoCloseable {
             endpoint = url.uri();
         }
         DynamoDbAsyncClient client = DynamoClients.create(endpoint, interceptors);
+        ExecutorService writes = null;
         try {
             prepareTable(config, client);
             DynamoCatalog catalog = new DynamoCatalog(client, config.tableName(), new CursorCodec(config.cursorSecret()));
             GatewayMetrics metrics = new GatewayMetrics();
-            GraphQLService graphql = new GraphQLService(catalog, config.batching(), metrics);
+            writes = Executors.newFixedThreadPool(WRITE_THREADS, daemonThreads("moviegraph-write-"));
+            DynamoCatalogWriter writer = new DynamoCatalogWriter(client, config.tableName(), config.totals(), writes);
+            GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics);
             if (!config.batching()) {
                 LOG.warn("BATCHING=off: every DataLoader key is its own request (for comparison only)");
             }
-            HttpServer http = new HttpServer(new GraphQLHandler(graphql, new ObjectMapper()), new HealthHandler(catalog),
+            HttpServer http = new HttpServer(new GraphQLHandler(graphql, new ObjectMapper(),
+                    new WriteGuard(config.writeToken(), config.embedded())), new HealthHandler(catalog),
                     metrics).start(config.port());
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
                     (System.nanoTime() - started) / 1_000_000, http.port());
-            return new Moviegraph(embedded, client, http);
+            return new Moviegraph(embedded, client, http, writes);
         } catch (RuntimeException e) {
+            if (writes != null) {
+                writes.shutdownNow();
+            }
             client.close();
             if (embedded != null) {
                 embedded.close();
@@ -103,6 +131,12 @@ public final class Moviegraph implements AutoCloseable {
     @Override
     public void close() {
         http.stop();
+        writes.shutdown();
+        try {
+            writes.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         client.close();
         if (embedded != null) {
             embedded.close();

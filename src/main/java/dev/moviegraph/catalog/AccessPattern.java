@@ -5,5 +5,5 @@ package dev.moviegraph.catalog;
  * template ({@code pk = mov#{id} AND lsi1sk > billing#0000}). Stores derive these from the same
  * definitions that build their requests, so a description cannot drift from what is sent.
  */
-public record AccessPattern(String name, CatalogRead serves, String operation, String index, String keyTemplate) {
+public record AccessPattern(String name, CatalogAccess serves, String operation, String index, String keyTemplate) {
 }

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The read port the GraphQL layer calls. Every method is one kind of read ({@link CatalogRead}) that a
+ * The read port the GraphQL layer calls. Every method is one kind of read ({@link CatalogAccess}) that a
  * store answers with its access patterns; none of them scans. Implementations must answer a whole
  * batch with the fewest requests the pattern allows, and report every call to the context's observer.
  *
@@ -39,6 +39,6 @@ public interface CatalogReader {
 
     List<PlannedCall> planTopMovies(YearMonth month, int limit);
 
-    /** Every access pattern the store has; each serves one {@link CatalogRead}. */
+    /** Every access pattern the store has; each serves one {@link CatalogAccess}. */
     List<AccessPattern> accessPatterns();
 }

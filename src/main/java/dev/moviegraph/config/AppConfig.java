@@ -1,5 +1,7 @@
 package dev.moviegraph.config;
 
+import dev.moviegraph.catalog.TotalsMode;
+
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,9 +22,13 @@ import java.util.regex.Pattern;
  * @param dataDir      embedded only: keep DynamoDB Local's data in this folder instead of memory
  * @param cursorSecret key that signs page cursors; every instance behind one API must share it
  * @param batching     DataLoader batching (BATCHING=off makes one request per key, for comparison only)
+ * @param writeToken   the bearer token mutations need; null when unset (writes then only on embedded)
+ * @param totals       how monthly totals follow recorded streams
+ * @param aggregator   in stream mode, run the stream aggregator inside this server
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
-                        Path dataDir, String cursorSecret, boolean batching) {
+                        Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
+                        boolean aggregator) {
 
     /** Where the DynamoDB API is reached. */
     public sealed interface Endpoint {
@@ -42,6 +48,15 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_.-]{3,255}");
     /** Signs cursors when CURSOR_SECRET is unset; fine for one instance, set your own for a fleet. */
     private static final String DEFAULT_CURSOR_SECRET = "moviegraph-default-cursor-key";
+
+    /** Never prints the secrets: a configuration may end up in a log. */
+    @Override
+    public String toString() {
+        return "AppConfig[port=" + port + ", endpoint=" + endpoint + ", tableName=" + tableName + ", createTable="
+                + createTable + ", loadSample=" + loadSample + ", dataDir=" + dataDir + ", batching=" + batching
+                + ", writeToken=" + (writeToken == null ? "unset" : "set") + ", totals=" + totals + ", aggregator="
+                + aggregator + "]";
+    }
 
     public boolean embedded() {
         return endpoint instanceof Endpoint.Embedded;
@@ -78,18 +93,50 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
             problems.add("CURSOR_SECRET must be at least 16 characters");
         }
         boolean batching = parseSwitch(env, "BATCHING", problems);
+        String writeToken = env.get("WRITE_TOKEN");
+        if (writeToken != null && writeToken.isBlank()) {
+            writeToken = null;
+        } else if (writeToken != null && (writeToken.trim().length() < 16 || writeToken.trim().contains(" "))) {
+            problems.add("WRITE_TOKEN must be at least 16 characters without spaces");
+        }
+        TotalsMode totals = TotalsMode.TRANSACTIONAL;
+        String totalsValue = valueOr(env, "TOTALS", "transactional").toLowerCase(Locale.ROOT);
+        switch (totalsValue) {
+            case "transactional" -> totals = TotalsMode.TRANSACTIONAL;
+            case "stream" -> totals = TotalsMode.STREAM;
+            default -> problems.add("TOTALS='" + totalsValue + "' must be transactional or stream");
+        }
+        boolean aggregator = parseSwitch(env, "AGGREGATOR", problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching);
+        return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
+                writeToken == null ? null : writeToken.trim(), totals, aggregator);
     }
 
     public AppConfig withPort(int newPort) {
-        return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching);
+        return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
+                writeToken, totals, aggregator);
     }
 
     public AppConfig withBatching(boolean on) {
-        return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on);
+        return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
+                writeToken, totals, aggregator);
+    }
+
+    public AppConfig withTotals(TotalsMode mode, boolean inProcessAggregator) {
+        return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
+                writeToken, mode, inProcessAggregator);
+    }
+
+    public AppConfig withWriteToken(String token) {
+        return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
+                token, totals, aggregator);
+    }
+
+    public AppConfig withDataDir(Path dir) {
+        return new AppConfig(port, endpoint, tableName, createTable, loadSample, dir, cursorSecret, batching,
+                writeToken, totals, aggregator);
     }
 
     private static String valueOr(Map<String, String> env, String name, String fallback) {

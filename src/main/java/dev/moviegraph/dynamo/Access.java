@@ -5,7 +5,7 @@ import static dev.moviegraph.dynamo.TableLayout.GSI2;
 import static dev.moviegraph.dynamo.TableLayout.LSI1;
 
 import dev.moviegraph.catalog.AccessPattern;
-import dev.moviegraph.catalog.CatalogRead;
+import dev.moviegraph.catalog.CatalogAccess;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,44 +22,65 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
  * a plan says is what is sent.
  */
 enum Access {
-    GET_ITEM(CatalogRead.ITEMS_BY_KEY, "GetItem", null, "pk = :pk AND sk = :sk",
+    GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "GetItem", null, "pk = :pk AND sk = :sk",
             ":pk", "mov#{id} | act#{id}", ":sk", "mov#{id} | act#{id} | tot#{month}"),
-    BATCH_GET_ITEM(CatalogRead.ITEMS_BY_KEY, "BatchGetItem", null, "pk = :pk AND sk = :sk",
+    BATCH_GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "BatchGetItem", null, "pk = :pk AND sk = :sk",
             ":pk", "mov#{id} | act#{id}", ":sk", "mov#{id} | act#{id} | tot#{month}"),
     /** LSI1: the movie item (billing#0000) then its cast, top-billed first. */
-    MOVIE_WITH_CAST(CatalogRead.MOVIE_COLLECTION, "Query", LSI1, "pk = :pk",
+    MOVIE_WITH_CAST(CatalogAccess.MOVIE_COLLECTION, "Query", LSI1, "pk = :pk",
             ":pk", "mov#{id}"),
     /** LSI1 after the movie item: a cast page, top-billed first. */
-    CAST_PAGE(CatalogRead.MOVIE_COLLECTION, "Query", LSI1, "pk = :pk AND lsi1sk > :movie",
+    CAST_PAGE(CatalogAccess.MOVIE_COLLECTION, "Query", LSI1, "pk = :pk AND lsi1sk > :movie",
             ":pk", "mov#{id}", ":movie", TableLayout.MOVIE_BILLING),
     /** The whole item collection: movie, cast and monthly totals. */
-    WHOLE_COLLECTION(CatalogRead.MOVIE_COLLECTION, "Query", null, "pk = :pk",
+    WHOLE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", null, "pk = :pk",
             ":pk", "mov#{id}"),
     /** The movie item and its totals: the sort-key range skips the cast (act#...). */
-    MOVIE_AND_TOTALS(CatalogRead.MOVIE_COLLECTION, "Query", null, "pk = :pk AND sk BETWEEN :low AND :high",
+    MOVIE_AND_TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", null, "pk = :pk AND sk BETWEEN :low AND :high",
             ":pk", "mov#{id}", ":low", "mov#{id}", ":high", "tot#{to} | tot#~"),
-    TOTALS(CatalogRead.MOVIE_COLLECTION, "Query", null, "pk = :pk AND sk BETWEEN :low AND :high",
+    TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", null, "pk = :pk AND sk BETWEEN :low AND :high",
             ":pk", "mov#{id}", ":low", "tot#{from} | tot#", ":high", "tot#{to} | tot#~"),
     /** GSI1 (inverted): the actor item then every cast item of the actor. */
-    ACTOR_WITH_FILMOGRAPHY(CatalogRead.FILMOGRAPHY, "Query", GSI1, "sk = :actor",
+    ACTOR_WITH_FILMOGRAPHY(CatalogAccess.FILMOGRAPHY, "Query", GSI1, "sk = :actor",
             ":actor", "act#{id}"),
-    FILMOGRAPHY_PAGE(CatalogRead.FILMOGRAPHY, "Query", GSI1, "sk = :actor AND begins_with(pk, :movies)",
+    FILMOGRAPHY_PAGE(CatalogAccess.FILMOGRAPHY, "Query", GSI1, "sk = :actor AND begins_with(pk, :movies)",
             ":actor", "act#{id}", ":movies", TableLayout.MOVIE_PREFIX),
     /** GSI2 (sparse, totals only), streams descending. */
-    TOP_OF_MONTH(CatalogRead.TOP_MOVIES, "Query", GSI2, "gsi2pk = :month",
-            ":month", "month#{month}");
+    TOP_OF_MONTH(CatalogAccess.TOP_MOVIES, "Query", GSI2, "gsi2pk = :month",
+            ":month", "month#{month}"),
+
+    /** The movie item, version-guarded, with its cast items' and totals' copies of title and year. */
+    PUT_MOVIE(CatalogAccess.PUT_ENTITY, "TransactWriteItems", null, "pk = :pk AND sk = :sk",
+            ":pk", "mov#{id}", ":sk", "mov#{id} | act#{actor} | tot#{month}"),
+    /** The actor item, version-guarded, with every cast item's copy of the name (found through GSI1). */
+    PUT_ACTOR(CatalogAccess.PUT_ENTITY, "TransactWriteItems", null, "pk = :pk AND sk = :sk",
+            ":pk", "act#{id} | mov#{movie}", ":sk", "act#{id}"),
+    /** Condition checks of the movie and the actor, and the cast item, in one transaction. */
+    CAST_ACTOR(CatalogAccess.CAST, "TransactWriteItems", null, "pk = :pk AND sk = :sk",
+            ":pk", "mov#{id} | act#{actor}", ":sk", "act#{actor} | mov#{id}"),
+    UNCAST_ACTOR(CatalogAccess.CAST, "DeleteItem", null, "pk = :pk AND sk = :sk",
+            ":pk", "mov#{id}", ":sk", "act#{actor}"),
+    /** Every item of a movie's collection, the movie item last. */
+    DELETE_COLLECTION(CatalogAccess.DELETE_MOVIE, "TransactWriteItems", null, "pk = :pk",
+            ":pk", "mov#{id}"),
+    /** The stream item (once per stream id), a check of the movie and, in transactional mode, its total. */
+    RECORD_STREAM(CatalogAccess.RECORD_STREAM, "TransactWriteItems", null, "pk = :pk AND sk = :sk",
+            ":pk", "str#{streamId} | mov#{id}", ":sk", "str#{streamId} | tot#{month}"),
+    /** The aggregator's batch: totals of many movies and the shard's checkpoint, in one transaction. */
+    AGGREGATE_TOTALS(CatalogAccess.RECORD_STREAM, "TransactWriteItems", null, "pk = :pk AND sk = :sk",
+            ":pk", "mov#{id} | agg#checkpoints", ":sk", "tot#{month} | shard#{shard}");
 
     private static final java.util.Set<String> WRITE_OPERATIONS = java.util.Set.of(
             "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems");
     private static final Pattern PLACEHOLDER = Pattern.compile(":[a-z]+");
 
-    private final CatalogRead serves;
+    private final CatalogAccess serves;
     private final String operation;
     private final String index;
     private final String keyCondition;
     private final Map<String, String> templates = new LinkedHashMap<>();
 
-    Access(CatalogRead serves, String operation, String index, String keyCondition, String... templates) {
+    Access(CatalogAccess serves, String operation, String index, String keyCondition, String... templates) {
         this.serves = serves;
         this.operation = operation;
         this.index = index;

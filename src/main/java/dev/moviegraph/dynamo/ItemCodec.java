@@ -13,6 +13,7 @@ import dev.moviegraph.catalog.CastMember;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.StreamRecord;
 
 import java.time.LocalDate;
 import java.time.YearMonth;
@@ -31,6 +32,7 @@ public final class ItemCodec {
     static final String ACTOR = "actor";
     static final String CAST = "cast";
     static final String TOTAL = "total";
+    static final String STREAM = "stream";
 
     private ItemCodec() {
     }
@@ -83,6 +85,24 @@ public final class ItemCodec {
         item.put(STREAMS, AttributeValue.fromN(Long.toString(total.streams())));
         item.put(GSI2_PK, s(TableLayout.monthPartition(total.month())));
         return item;
+    }
+
+    /** A stream item: its own partition, so reading a movie's collection never reads streams. */
+    static Map<String, AttributeValue> streamItem(StreamRecord stream, String movieTitle) {
+        Map<String, AttributeValue> item = new HashMap<>(TableLayout.streamKey(stream.streamId()));
+        item.put(TYPE, s(STREAM));
+        item.put("streamId", s(stream.streamId()));
+        item.put("movieId", s(stream.movieId().value()));
+        item.put("at", s(stream.at().toString()));
+        item.put("month", s(stream.month().toString()));
+        item.put("movieTitle", s(movieTitle));
+        return item;
+    }
+
+    /** The optimistic version of a movie or actor item; items written before versions existed are 0. */
+    static long version(Map<String, AttributeValue> item) {
+        AttributeValue version = item == null ? null : item.get(TableLayout.VERSION);
+        return version == null ? 0 : Long.parseLong(version.n());
     }
 
     static String type(Map<String, AttributeValue> item) {

@@ -17,6 +17,8 @@ import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /**
  * The single-table layout, declared once: key attributes, key templates, item types and indexes.
@@ -28,7 +30,10 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * cast     mov#{movie}     act#{actor}     billing#{0001}#{actor}   -               -
  * total    mov#{movie}     tot#{yyyy-MM}   -                        month#{yyyy-MM} {count}
  * actor    act#{actor}     act#{actor}     -                        -               -
+ * stream   str#{stream}    str#{stream}    -                        -               -
  * </pre>
+ * Movies and actors carry a {@code version}; cast items and totals carry the {@code movieVersion} and
+ * {@code actorVersion} of the copies they hold, so an older write can never overwrite a newer copy.
  * GSI1 (inverted: pk = sk, sk = pk) turns act#{actor} into the actor plus every cast item of the actor.
  * GSI2 is sparse: only totals carry gsi2pk, so a month's partition is exactly its totals, by streams.
  * LSI1 orders a movie's collection by billing: the movie item first, then the cast, top-billed first;
@@ -52,6 +57,12 @@ public final class TableLayout {
     public static final String TOTAL_PREFIX = "tot#";
     public static final String MONTH_PREFIX = "month#";
     public static final String BILLING_PREFIX = "billing#";
+    /** Individual streams live in partitions of their own, never in a movie's item collection. */
+    public static final String STREAM_PREFIX = "str#";
+    /** The stream aggregator's checkpoints (TOTALS=stream), one item per shard of the table's stream. */
+    public static final String CHECKPOINT_PK = "agg#checkpoints";
+    /** Optimistic version of a movie or actor item; the copies carry the version they copy. */
+    public static final String VERSION = "version";
 
     /** Billing order of a movie item inside its own collection: before every cast member. */
     static final String MOVIE_BILLING = BILLING_PREFIX + "0000";
@@ -97,11 +108,23 @@ public final class TableLayout {
         return key(moviePk(id), totalSk(month));
     }
 
+    static Map<String, AttributeValue> streamKey(String streamId) {
+        return key(STREAM_PREFIX + streamId, STREAM_PREFIX + streamId);
+    }
+
+    static Map<String, AttributeValue> checkpointKey(String shardId) {
+        return key(CHECKPOINT_PK, "shard#" + shardId);
+    }
+
+    static Map<String, AttributeValue> castKey(MovieId movie, ActorId actor) {
+        return key(moviePk(movie), actorPk(actor));
+    }
+
     static AttributeValue s(String value) {
         return AttributeValue.fromS(value);
     }
 
-    /** The table with its three indexes, on-demand billing (no capacity to guess). */
+    /** The table with its three indexes and a stream of new images, on-demand billing (no capacity to guess). */
     public static CreateTableRequest createTableRequest(String tableName) {
         Projection all = Projection.builder().projectionType(ProjectionType.ALL).build();
         return CreateTableRequest.builder()
@@ -121,6 +144,9 @@ public final class TableLayout {
                                 .indexName(GSI1).keySchema(hash(SK), range(PK)).projection(all).build(),
                         GlobalSecondaryIndex.builder()
                                 .indexName(GSI2).keySchema(hash(GSI2_PK), range(STREAMS)).projection(all).build())
+                // New images feed the stream aggregator (TOTALS=stream); unread, a stream costs nothing.
+                .streamSpecification(StreamSpecification.builder()
+                        .streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE).build())
                 .build();
     }
 

@@ -4,7 +4,7 @@ import dev.moviegraph.catalog.Actor;
 import dev.moviegraph.catalog.ActorId;
 import dev.moviegraph.catalog.CastMember;
 import dev.moviegraph.catalog.CastPage;
-import dev.moviegraph.catalog.CatalogRead;
+import dev.moviegraph.catalog.CatalogAccess;
 import dev.moviegraph.catalog.EntityRef;
 import dev.moviegraph.catalog.EntityRef.ActorRef;
 import dev.moviegraph.catalog.EntityRef.MovieRef;
@@ -20,6 +20,9 @@ import dev.moviegraph.catalog.MovieCollection;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.MovieRead;
 import dev.moviegraph.catalog.PageRequest;
+import dev.moviegraph.catalog.StreamReceipt;
+import dev.moviegraph.catalog.StreamRecord;
+import dev.moviegraph.catalog.Writes;
 
 import graphql.GraphQLError;
 import graphql.execution.DataFetcherResult;
@@ -29,6 +32,9 @@ import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.TypeRuntimeWiring;
 
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
 import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,21 +56,24 @@ final class CatalogWiring {
     static final int MAX_IDS = 100;
     static final int MAX_TOP = 100;
 
-    private static final Set<CatalogRead> PARENT_ITEM = Set.of();
-    private static final Set<CatalogRead> BY_KEY = Set.of(CatalogRead.ITEMS_BY_KEY);
+    private static final Set<CatalogAccess> PARENT_ITEM = Set.of();
+    private static final Set<CatalogAccess> BY_KEY = Set.of(CatalogAccess.ITEMS_BY_KEY);
 
     private final FieldBindings bindings = new FieldBindings();
     private final Map<String, TypeRuntimeWiring.Builder> types = new LinkedHashMap<>();
 
+    private final Clock clock;
+
     /** Every field with its fetcher and the reads it may make; fields without a fetcher read their parent. */
-    CatalogWiring() {
-        Set<CatalogRead> movieReads = Set.of(CatalogRead.ITEMS_BY_KEY, CatalogRead.MOVIE_COLLECTION);
-        Set<CatalogRead> actorReads = Set.of(CatalogRead.ITEMS_BY_KEY, CatalogRead.FILMOGRAPHY);
+    CatalogWiring(Clock clock) {
+        this.clock = clock;
+        Set<CatalogAccess> movieReads = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION);
+        Set<CatalogAccess> actorReads = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.FILMOGRAPHY);
         field("Query", "movie", movieReads, env -> movie(env, MovieId.of(env.getArgument("id"))));
         field("Query", "movies", movieReads, this::movies);
         field("Query", "actor", actorReads, env -> actor(env, ActorId.of(env.getArgument("id"))));
         field("Query", "actors", actorReads, this::actors);
-        field("Query", "topMovies", Set.of(CatalogRead.TOP_MOVIES), this::topMovies);
+        field("Query", "topMovies", Set.of(CatalogAccess.TOP_MOVIES), this::topMovies);
         field("Query", "streamTotal", BY_KEY, this::streamTotal);
 
         field("Movie", "id", PARENT_ITEM, env -> movieNode(env).id().value());
@@ -73,13 +82,13 @@ final class CatalogWiring {
         field("Movie", "releaseDate", BY_KEY, movieField("releaseDate", Movie::releaseDate));
         field("Movie", "genres", BY_KEY, movieField("genres", Movie::genres));
         field("Movie", "runtimeMinutes", BY_KEY, movieField("runtimeMinutes", Movie::runtimeMinutes));
-        field("Movie", "cast", Set.of(CatalogRead.MOVIE_COLLECTION), this::cast);
-        field("Movie", "streamTotals", Set.of(CatalogRead.MOVIE_COLLECTION), this::streamTotals);
+        field("Movie", "cast", Set.of(CatalogAccess.MOVIE_COLLECTION), this::cast);
+        field("Movie", "streamTotals", Set.of(CatalogAccess.MOVIE_COLLECTION), this::streamTotals);
 
         field("Actor", "id", PARENT_ITEM, env -> actorNode(env).id().value());
         field("Actor", "name", BY_KEY, actorField("name", Actor::name));
         field("Actor", "birthYear", BY_KEY, actorField("birthYear", Actor::birthYear));
-        field("Actor", "movies", Set.of(CatalogRead.FILMOGRAPHY), this::filmography);
+        field("Actor", "movies", Set.of(CatalogAccess.FILMOGRAPHY), this::filmography);
 
         field("CastMember", "movie", PARENT_ITEM, env -> {
             CastMember member = env.getSource();
@@ -105,9 +114,23 @@ final class CatalogWiring {
         });
         field("MonthlyStreams", "month", PARENT_ITEM, env -> ((MonthlyStreams) env.getSource()).month());
         field("MonthlyStreams", "streams", PARENT_ITEM, env -> ((MonthlyStreams) env.getSource()).streams());
+
+        field("Mutation", "putMovie", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
+                CatalogAccess.MOVIE_COLLECTION), this::putMovie);
+        field("Mutation", "putActor", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
+                CatalogAccess.FILMOGRAPHY), this::putActor);
+        field("Mutation", "castActor", Set.of(CatalogAccess.CAST, CatalogAccess.ITEMS_BY_KEY), this::castActor);
+        field("Mutation", "uncastActor", Set.of(CatalogAccess.CAST), this::uncastActor);
+        field("Mutation", "deleteMovie", Set.of(CatalogAccess.DELETE_MOVIE, CatalogAccess.MOVIE_COLLECTION),
+                this::deleteMovie);
+        field("Mutation", "recordStream", Set.of(CatalogAccess.RECORD_STREAM, CatalogAccess.ITEMS_BY_KEY),
+                this::recordStream);
+        for (String name : List.of("streamId", "month", "counted", "total")) {
+            field("StreamReceipt", name, PARENT_ITEM, null);
+        }
     }
 
-    private void field(String type, String name, Set<CatalogRead> reads, DataFetcher<?> fetcher) {
+    private void field(String type, String name, Set<CatalogAccess> reads, DataFetcher<?> fetcher) {
         bindings.bind(type, name, reads);
         if (fetcher != null) {
             types.computeIfAbsent(type, TypeRuntimeWiring::newTypeWiring).dataFetcher(name, fetcher);
@@ -122,6 +145,7 @@ final class CatalogWiring {
         RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring()
                 .scalar(ExtendedScalars.Date)
                 .scalar(ExtendedScalars.GraphQLLong)
+                .scalar(ExtendedScalars.DateTime)
                 .scalar(YearMonthScalar.INSTANCE);
         types.values().forEach(wiring::type);
         return wiring.build();
@@ -183,6 +207,56 @@ final class CatalogWiring {
         MovieId movieId = MovieId.of(env.getArgument("movieId"));
         YearMonth month = env.getArgument("month");
         return entity(env, new TotalRef(movieId, month), Paths.of(env));
+    }
+
+    // ---- Mutation
+
+    private CompletableFuture<MovieNode> putMovie(DataFetchingEnvironment env) {
+        Map<String, Object> input = env.getArgument("input");
+        @SuppressWarnings("unchecked")
+        Movie movie = Writes.movie(new Movie(MovieId.of((String) input.get("id")), (String) input.get("title"),
+                (Integer) input.get("year"), (LocalDate) input.get("releaseDate"), (List<String>) input.get("genres"),
+                (Integer) input.get("runtimeMinutes")), clock);
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().putMovie(movie, scope.context(List.of(Paths.of(env)))).thenApply(MovieNode::of);
+    }
+
+    private CompletableFuture<ActorNode> putActor(DataFetchingEnvironment env) {
+        Map<String, Object> input = env.getArgument("input");
+        Actor actor = Writes.actor(new Actor(ActorId.of((String) input.get("id")), (String) input.get("name"),
+                (Integer) input.get("birthYear")), clock);
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().putActor(actor, scope.context(List.of(Paths.of(env)))).thenApply(ActorNode::of);
+    }
+
+    private CompletableFuture<CastMember> castActor(DataFetchingEnvironment env) {
+        MovieId movieId = MovieId.of(env.getArgument("movieId"));
+        ActorId actorId = ActorId.of(env.getArgument("actorId"));
+        List<String> characters = Writes.characters(env.getArgument("characters"));
+        Integer billing = Writes.billing(env.getArgument("billing"));
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().castActor(movieId, actorId, characters, billing, scope.context(List.of(Paths.of(env))));
+    }
+
+    private CompletableFuture<Boolean> uncastActor(DataFetchingEnvironment env) {
+        MovieId movieId = MovieId.of(env.getArgument("movieId"));
+        ActorId actorId = ActorId.of(env.getArgument("actorId"));
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().uncastActor(movieId, actorId, scope.context(List.of(Paths.of(env))));
+    }
+
+    private CompletableFuture<Boolean> deleteMovie(DataFetchingEnvironment env) {
+        MovieId movieId = MovieId.of(env.getArgument("id"));
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().deleteMovie(movieId, scope.context(List.of(Paths.of(env))));
+    }
+
+    private CompletableFuture<StreamReceipt> recordStream(DataFetchingEnvironment env) {
+        Map<String, Object> input = env.getArgument("input");
+        StreamRecord stream = Writes.stream(new StreamRecord(MovieId.of((String) input.get("movieId")),
+                (String) input.get("streamId"), ((OffsetDateTime) input.get("at")).toInstant()), clock);
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().recordStream(stream, scope.context(List.of(Paths.of(env))));
     }
 
     // ---- Movie

@@ -1,6 +1,7 @@
 package dev.moviegraph.graphql;
 
 import dev.moviegraph.catalog.InvalidInputException;
+import dev.moviegraph.catalog.NotFoundException;
 import dev.moviegraph.catalog.StoreUnavailableException;
 
 import graphql.GraphQLError;
@@ -43,6 +44,10 @@ final class ErrorHandler implements DataFetcherExceptionHandler {
         if (failure instanceof InvalidInputException) {
             return builder.message(failure.getMessage()).errorType(ErrorType.BAD_USER_INPUT)
                     .extensions(Map.of("code", ErrorType.BAD_USER_INPUT.name())).build();
+        }
+        if (failure instanceof NotFoundException) {
+            return builder.message(failure.getMessage()).errorType(ErrorType.NOT_FOUND)
+                    .extensions(Map.of("code", ErrorType.NOT_FOUND.name())).build();
         }
         String id = UUID.randomUUID().toString();
         if (failure instanceof SdkException || failure instanceof StoreUnavailableException) {

@@ -10,6 +10,12 @@ public enum ErrorType implements ErrorClassification {
     GRAPHQL_VALIDATION_FAILED,
     /** An argument is malformed or out of range (ids, months, cursors, page sizes). */
     BAD_USER_INPUT,
+    /** A write named a movie or actor that does not exist. */
+    NOT_FOUND,
+    /** A mutation without the right bearer token (HTTP 401). */
+    UNAUTHENTICATED,
+    /** Writes are switched off for this deployment (HTTP 403). */
+    FORBIDDEN,
     /** DynamoDB could not be reached or refused the call; retry later. */
     UNAVAILABLE,
     /** A fault of the gateway; the message carries an id that is also in the server log. */

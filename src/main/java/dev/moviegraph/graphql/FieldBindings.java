@@ -1,7 +1,7 @@
 package dev.moviegraph.graphql;
 
 import dev.moviegraph.catalog.AccessPattern;
-import dev.moviegraph.catalog.CatalogRead;
+import dev.moviegraph.catalog.CatalogAccess;
 
 import graphql.schema.FieldCoordinates;
 import graphql.schema.GraphQLFieldDefinition;
@@ -23,34 +23,34 @@ import java.util.stream.Collectors;
  * to nothing, or to a read the store has no access pattern for, stops the server, naming the field.
  */
 final class FieldBindings {
-    private final Map<FieldCoordinates, Set<CatalogRead>> reads = new LinkedHashMap<>();
+    private final Map<FieldCoordinates, Set<CatalogAccess>> reads = new LinkedHashMap<>();
 
-    void bind(String type, String field, Set<CatalogRead> kinds) {
+    void bind(String type, String field, Set<CatalogAccess> kinds) {
         reads.put(FieldCoordinates.coordinates(type, field), kinds.isEmpty() ? Set.of() : EnumSet.copyOf(kinds));
     }
 
     /** The reads a field may make; empty when it reads its parent's item only. */
-    Set<CatalogRead> readsOf(String type, String field) {
+    Set<CatalogAccess> readsOf(String type, String field) {
         return reads.getOrDefault(FieldCoordinates.coordinates(type, field), Set.of());
     }
 
     /** Throws, naming every offending field, unless every field of the schema is served by the store. */
     void verify(GraphQLSchema schema, List<AccessPattern> patterns) {
-        Set<CatalogRead> served = patterns.stream().map(AccessPattern::serves)
-                .collect(Collectors.toCollection(() -> EnumSet.noneOf(CatalogRead.class)));
+        Set<CatalogAccess> served = patterns.stream().map(AccessPattern::serves)
+                .collect(Collectors.toCollection(() -> EnumSet.noneOf(CatalogAccess.class)));
         List<String> problems = new ArrayList<>();
         for (GraphQLObjectType type : schema.getAllTypesAsList().stream()
                 .filter(GraphQLObjectType.class::isInstance).map(GraphQLObjectType.class::cast)
                 .filter(type -> !type.getName().startsWith("__")).toList()) {
             for (GraphQLFieldDefinition field : type.getFieldDefinitions()) {
                 FieldCoordinates coordinates = FieldCoordinates.coordinates(type, field);
-                Set<CatalogRead> kinds = reads.get(coordinates);
+                Set<CatalogAccess> kinds = reads.get(coordinates);
                 if (kinds == null) {
                     problems.add(type.getName() + "." + field.getName()
                             + " is bound to no access pattern (bind it in CatalogWiring, or to its parent's item)");
                     continue;
                 }
-                for (CatalogRead kind : kinds) {
+                for (CatalogAccess kind : kinds) {
                     if (!served.contains(kind)) {
                         problems.add(type.getName() + "." + field.getName() + " needs a " + kind
                                 + " access pattern, which the store does not have");

@@ -2,6 +2,7 @@ package dev.moviegraph.graphql;
 
 import dev.moviegraph.catalog.CallObserver;
 import dev.moviegraph.catalog.CatalogReader;
+import dev.moviegraph.catalog.CatalogWriter;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.metrics.GatewayMetrics.Outcome;
 
@@ -28,6 +29,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,16 +50,18 @@ public final class GraphQLService {
 
     private final GraphQL graphQL;
     private final CatalogReader catalog;
+    private final CatalogWriter writer;
     private final Loaders loaders;
     private final GatewayMetrics metrics;
 
-    public GraphQLService(CatalogReader catalog, boolean batching, GatewayMetrics metrics) {
-        this(catalog, batching, metrics, readSchema());
+    public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics) {
+        this(catalog, writer, batching, metrics, readSchema(), Clock.systemUTC());
     }
 
-    /** With another schema text: the start-up check's tests use it. */
-    GraphQLService(CatalogReader catalog, boolean batching, GatewayMetrics metrics, String schemaText) {
-        CatalogWiring wiring = new CatalogWiring();
+    /** With another schema text or clock: tests use them. */
+    GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
+                   String schemaText, Clock clock) {
+        CatalogWiring wiring = new CatalogWiring(clock);
         GraphQLSchema schema = new SchemaGenerator()
                 .makeExecutableSchema(new SchemaParser().parse(schemaText), wiring.runtimeWiring());
         wiring.bindings().verify(schema, catalog.accessPatterns());
@@ -73,16 +77,22 @@ public final class GraphQLService {
                 .instrumentation(new OperationNames())
                 .build();
         this.catalog = catalog;
+        this.writer = writer;
         this.loaders = new Loaders(batching, metrics);
         this.metrics = metrics;
     }
 
     public CompletableFuture<Map<String, Object>> execute(GraphQLRequest request, TraceMode mode) {
+        if (mode == TraceMode.PLAN && operationKind(request).orElse(null) == OperationDefinition.Operation.MUTATION) {
+            return CompletableFuture.completedFuture(Map.of("errors", List.of(Map.of(
+                    "message", "Moviegraph-Trace: plan is for queries; a mutation is never planned, only executed",
+                    "extensions", Map.of("code", "BAD_REQUEST")))));
+        }
         long start = System.nanoTime();
         RequestReceipt receipt = new RequestReceipt(start, metrics);
         PlanningCatalog planning = mode == TraceMode.PLAN ? new PlanningCatalog(catalog) : null;
-        RequestScope scope = planning != null ? new RequestScope(planning, CallObserver.NONE)
-                : new RequestScope(catalog, receipt);
+        RequestScope scope = planning != null ? new RequestScope(planning, null, CallObserver.NONE)
+                : new RequestScope(catalog, writer, receipt);
         ExecutionInput input = ExecutionInput.newExecutionInput()
                 .query(request.query())
                 .operationName(request.operationName())

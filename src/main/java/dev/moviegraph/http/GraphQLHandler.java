@@ -24,10 +24,12 @@ import java.util.Optional;
 public final class GraphQLHandler {
     private final GraphQLService service;
     private final ObjectMapper json;
+    private final WriteGuard writes;
 
-    public GraphQLHandler(GraphQLService service, ObjectMapper json) {
+    public GraphQLHandler(GraphQLService service, ObjectMapper json, WriteGuard writes) {
         this.service = service;
         this.json = json;
+        this.writes = writes;
     }
 
     public void post(Context ctx) {
@@ -53,7 +55,21 @@ public final class GraphQLHandler {
         }
         Optional<GraphQLRequest> request = parse(ctx, responseType, body.get("query"), body.get("operationName"),
                 body.get("variables"));
-        request.ifPresent(r -> execute(ctx, responseType, r));
+        if (request.isEmpty()) {
+            return;
+        }
+        if (service.operationKind(request.get()).orElse(null) == OperationDefinition.Operation.MUTATION) {
+            Optional<WriteGuard.Refusal> refusal = writes.check(ctx.header("Authorization"));
+            if (refusal.isPresent()) {
+                if (refusal.get().status() == 401) {
+                    ctx.header("WWW-Authenticate", "Bearer");
+                }
+                write(ctx, refusal.get().status(), responseType, Map.of("errors", List.of(Map.of(
+                        "message", refusal.get().message(), "extensions", Map.of("code", refusal.get().code())))));
+                return;
+            }
+        }
+        execute(ctx, responseType, request.get());
     }
 
     public void get(Context ctx) {

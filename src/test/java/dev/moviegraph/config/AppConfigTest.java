@@ -142,7 +142,8 @@ class AppConfigTest {
         AppConfig moved = config.withPort(0);
         assertEquals(0, moved.port());
         assertEquals(new AppConfig(0, config.endpoint(), config.tableName(), config.createTable(),
-                config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching()), moved);
+                config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching(), config.writeToken(),
+                config.totals(), config.aggregator()), moved);
     }
 
     @Test

@@ -34,7 +34,7 @@ class UnprocessedKeysThroughGraphQLTest {
         }
         dynamo.refuse(TableLayout.movieKey(MovieId.of("tt0000002")), Integer.MAX_VALUE);
         GraphQLService service = new GraphQLService(
-                new DynamoCatalog(dynamo, BatchesTest.TABLE, new CursorCodec("a test secret of 16+ chars")), true,
+                new DynamoCatalog(dynamo, BatchesTest.TABLE, new CursorCodec("a test secret of 16+ chars")), null, true,
                 new GatewayMetrics());
 
         Map<String, Object> result = service.execute(new GraphQLRequest(

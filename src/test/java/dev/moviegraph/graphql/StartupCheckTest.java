@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moviegraph.catalog.CatalogRead;
+import dev.moviegraph.catalog.CatalogAccess;
 import dev.moviegraph.metrics.GatewayMetrics;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class StartupCheckTest {
 
     @Test
     void theShippedSchemaIsFullyBound() {
-        assertDoesNotThrow(() -> new GraphQLService(StubCatalog.complete(Set.of()), true, new GatewayMetrics()));
+        assertDoesNotThrow(() -> new GraphQLService(StubCatalog.complete(Set.of()), null, true, new GatewayMetrics()));
     }
 
     @Test
@@ -32,7 +33,7 @@ class StartupCheckTest {
         String withSequel = schema() + "\nextend type Movie { sequel: Movie }\n";
 
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new GraphQLService(StubCatalog.complete(Set.of()), true, new GatewayMetrics(), withSequel));
+                () -> new GraphQLService(StubCatalog.complete(Set.of()), null, true, new GatewayMetrics(), withSequel, Clock.systemUTC()));
 
         assertTrue(e.getMessage().contains("Movie.sequel is bound to no access pattern"), e.getMessage());
     }
@@ -42,19 +43,19 @@ class StartupCheckTest {
         String withSearch = schema() + "\nextend type Query { searchMovies(text: String!): [Movie!]! }\n";
 
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new GraphQLService(StubCatalog.complete(Set.of()), true, new GatewayMetrics(), withSearch));
+                () -> new GraphQLService(StubCatalog.complete(Set.of()), null, true, new GatewayMetrics(), withSearch, Clock.systemUTC()));
 
         assertTrue(e.getMessage().contains("Query.searchMovies"), e.getMessage());
     }
 
     @Test
     void aStoreWithoutAPatternForAReadStopsTheStartNamingTheFieldsThatNeedIt() throws IOException {
-        StubCatalog noTopMovies = new StubCatalog(Set.of(), CatalogRead.ITEMS_BY_KEY, CatalogRead.MOVIE_COLLECTION,
-                CatalogRead.FILMOGRAPHY);
+        StubCatalog noTopMovies = new StubCatalog(Set.of(), CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION,
+                CatalogAccess.FILMOGRAPHY);
         String schema = schema();
 
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new GraphQLService(noTopMovies, true, new GatewayMetrics(), schema));
+                () -> new GraphQLService(noTopMovies, null, true, new GatewayMetrics(), schema, Clock.systemUTC()));
 
         assertTrue(e.getMessage().contains("Query.topMovies needs a TOP_MOVIES access pattern"), e.getMessage());
     }

@@ -3,7 +3,7 @@ package dev.moviegraph.graphql;
 import dev.moviegraph.catalog.AccessPattern;
 import dev.moviegraph.catalog.Actor;
 import dev.moviegraph.catalog.CallContext;
-import dev.moviegraph.catalog.CatalogRead;
+import dev.moviegraph.catalog.CatalogAccess;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.EntityRef;
 import dev.moviegraph.catalog.EntityRef.ActorRef;
@@ -38,7 +38,7 @@ final class StubCatalog implements CatalogReader {
     private final List<AccessPattern> patterns;
     final List<Set<EntityRef<?>>> fetches = new ArrayList<>();
 
-    StubCatalog(Set<String> unavailableIds, CatalogRead... served) {
+    StubCatalog(Set<String> unavailableIds, CatalogAccess... served) {
         this.unavailableIds = unavailableIds;
         this.patterns = Arrays.stream(served)
                 .map(read -> new AccessPattern("STUB_" + read, read, "Stub", "table", "pk = stub"))
@@ -46,7 +46,7 @@ final class StubCatalog implements CatalogReader {
     }
 
     static StubCatalog complete(Set<String> unavailableIds) {
-        return new StubCatalog(unavailableIds, CatalogRead.values());
+        return new StubCatalog(unavailableIds, CatalogAccess.values());
     }
 
     @Override

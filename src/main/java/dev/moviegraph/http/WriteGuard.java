@@ -1,0 +1,39 @@
+package dev.moviegraph.http;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Optional;
+
+/**
+ * Who may send mutations: with WRITE_TOKEN set, requests bearing it; without it, anyone on the embedded
+ * DynamoDB Local (a developer's sandbox) and nobody against real DynamoDB or a URL, so that forgetting
+ * the token never leaves a production catalog writable.
+ */
+public final class WriteGuard {
+    private final byte[] token;
+    private final boolean embedded;
+
+    public WriteGuard(String token, boolean embedded) {
+        this.token = token == null ? null : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+        this.embedded = embedded;
+    }
+
+    /** Why a mutation with this Authorization header is refused, or empty when it may run. */
+    public Optional<Refusal> check(String authorization) {
+        if (token == null) {
+            return embedded ? Optional.empty() : Optional.of(new Refusal(403, "FORBIDDEN",
+                    "Writes are disabled: set WRITE_TOKEN on the server to allow mutations against this DynamoDB"));
+        }
+        byte[] given = authorization == null ? new byte[0] : authorization.trim().getBytes(StandardCharsets.UTF_8);
+        // Constant-time: the comparison must not tell how much of a guess was right.
+        if (MessageDigest.isEqual(token, given)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Refusal(401, "UNAUTHENTICATED",
+                "Mutations need the header Authorization: Bearer <token> with the server's WRITE_TOKEN"));
+    }
+
+    /** The HTTP status, error code and message of a refused mutation. */
+    public record Refusal(int status, String code, String message) {
+    }
+}
