@@ -33,6 +33,11 @@ class StoreOutageTest {
             GraphQLClient client = new GraphQLClient(server.port());
             assertEquals("The Matrix", client.query(QUERY).data().path("movie").path("title").asText());
             assertEquals(200, client.get("/health", Map.of(), "application/json").status());
+            Response write = client.query("mutation { deleteMovie(id: \"tt0133093\") }");
+            assertEquals(403, write.status(), "no WRITE_TOKEN and a DynamoDB by URL: writes are off");
+            assertEquals("FORBIDDEN", write.firstErrorCode());
+            assertTrue(write.errors().get(0).path("message").asText().contains("WRITE_TOKEN"));
+            assertEquals("The Matrix", client.query(QUERY).data().path("movie").path("title").asText());
 
             dynamo.close();
 
