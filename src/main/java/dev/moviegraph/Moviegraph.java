@@ -1,11 +1,13 @@
 package dev.moviegraph;
 
+import dev.moviegraph.catalog.TotalsMode;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.dynamo.BulkLoader;
 import dev.moviegraph.dynamo.CursorCodec;
 import dev.moviegraph.dynamo.DynamoCatalog;
 import dev.moviegraph.dynamo.DynamoCatalogWriter;
 import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.StreamAggregator;
 import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.http.GraphQLHandler;
@@ -31,6 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /**
  * The whole server, assembled in one place from its configuration: DynamoDB (embedded or not), the
@@ -43,12 +46,17 @@ public final class Moviegraph implements AutoCloseable {
     private final DynamoDbAsyncClient client;
     private final HttpServer http;
     private final ExecutorService writes;
+    private final StreamAggregator aggregator;
+    private final DynamoDbStreamsAsyncClient streams;
 
-    private Moviegraph(EmbeddedDynamo embedded, DynamoDbAsyncClient client, HttpServer http, ExecutorService writes) {
+    private Moviegraph(EmbeddedDynamo embedded, DynamoDbAsyncClient client, HttpServer http, ExecutorService writes,
+                       StreamAggregator aggregator, DynamoDbStreamsAsyncClient streams) {
         this.embedded = embedded;
         this.client = client;
         this.http = http;
         this.writes = writes;
+        this.aggregator = aggregator;
+        this.streams = streams;
     }
 
     /** Writes wait on DynamoDB (read, then a conditional transaction) on threads of their own. */
@@ -81,6 +89,8 @@ public final class Moviegraph implements AutoCloseable {
         }
         DynamoDbAsyncClient client = DynamoClients.create(endpoint, interceptors);
         ExecutorService writes = null;
+        StreamAggregator aggregator = null;
+        DynamoDbStreamsAsyncClient streams = null;
         try {
             prepareTable(config, client);
             DynamoCatalog catalog = new DynamoCatalog(client, config.tableName(), new CursorCodec(config.cursorSecret()));
@@ -88,6 +98,11 @@ public final class Moviegraph implements AutoCloseable {
             writes = Executors.newFixedThreadPool(WRITE_THREADS, daemonThreads("moviegraph-write-"));
             DynamoCatalogWriter writer = new DynamoCatalogWriter(client, config.tableName(), config.totals(), writes);
             GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics);
+            if (config.totals() == TotalsMode.STREAM && config.aggregator()) {
+                String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
+                streams = DynamoClients.createStreams(endpoint);
+                aggregator = new StreamAggregator(client, streams, config.tableName(), arn, metrics).start();
+            }
             if (!config.batching()) {
                 LOG.warn("BATCHING=off: every DataLoader key is its own request (for comparison only)");
             }
@@ -96,8 +111,14 @@ public final class Moviegraph implements AutoCloseable {
                     metrics).start(config.port());
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
                     (System.nanoTime() - started) / 1_000_000, http.port());
-            return new Moviegraph(embedded, client, http, writes);
+            return new Moviegraph(embedded, client, http, writes, aggregator, streams);
         } catch (RuntimeException e) {
+            if (aggregator != null) {
+                aggregator.close();
+            }
+            if (streams != null) {
+                streams.close();
+            }
             if (writes != null) {
                 writes.shutdownNow();
             }
@@ -136,6 +157,10 @@ public final class Moviegraph implements AutoCloseable {
             writes.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (aggregator != null) {
+            aggregator.close();
+            streams.close();
         }
         client.close();
         if (embedded != null) {

@@ -16,6 +16,8 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClientBuilder;
 
 /** Builds the one async DynamoDB client the gateway uses, with deliberate timeouts and retries. */
 public final class DynamoClients {
@@ -45,11 +47,29 @@ public final class DynamoClients {
             // DynamoDB Local accepts any credentials and region; use real ones when the environment has them.
             builder.endpointOverride(endpoint)
                     .region(regionOr(Region.US_EAST_1))
-                    .credentialsProvider(AwsCredentialsProviderChain.builder()
-                            .reuseLastProviderEnabled(true)
-                            .credentialsProviders(DefaultCredentialsProvider.builder().build(),
-                                    StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                            .build());
+                    .credentialsProvider(localOrDefault());
+        }
+        return builder.build();
+    }
+
+    private static AwsCredentialsProviderChain localOrDefault() {
+        return AwsCredentialsProviderChain.builder()
+                .reuseLastProviderEnabled(true)
+                .credentialsProviders(DefaultCredentialsProvider.builder().build(),
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .build();
+    }
+
+    /** The DynamoDB Streams client the stream aggregator reads the table's change stream with. */
+    public static DynamoDbStreamsAsyncClient createStreams(URI endpoint) {
+        DynamoDbStreamsAsyncClientBuilder builder = DynamoDbStreamsAsyncClient.builder()
+                .overrideConfiguration(ClientOverrideConfiguration.builder()
+                        .retryStrategy(RetryMode.STANDARD)
+                        .apiCallAttemptTimeout(ATTEMPT_TIMEOUT)
+                        .apiCallTimeout(CALL_TIMEOUT)
+                        .build());
+        if (endpoint != null) {
+            builder.endpointOverride(endpoint).region(regionOr(Region.US_EAST_1)).credentialsProvider(localOrDefault());
         }
         return builder.build();
     }

@@ -44,13 +44,44 @@ public final class TableAdmin {
         return DescribeTableRequest.builder().tableName(table).overrideConfiguration(STARTUP).build();
     }
 
+    /**
+     * The ARN of the table's change stream for TOTALS=stream, turning a stream of new images on when
+     * allowed; fails with what to do when the table has none.
+     */
+    public String ensureStream(boolean mayEnable) {
+        var description = client.describeTable(describe()).join().table();
+        if (description.latestStreamArn() != null && description.streamSpecification() != null
+                && Boolean.TRUE.equals(description.streamSpecification().streamEnabled())) {
+            return description.latestStreamArn();
+        }
+        if (!mayEnable) {
+            throw new IllegalStateException("TOTALS=stream needs a DynamoDB stream (NEW_IMAGE) on table " + table
+                    + "; enable it or set CREATE_TABLE=true to let the server enable it");
+        }
+        client.updateTable(software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest.builder().tableName(table)
+                .streamSpecification(TableLayout.createTableRequest(table).streamSpecification())
+                .overrideConfiguration(STARTUP).build()).join();
+        client.waiter().waitUntilTableExists(describe()).join();
+        return client.describeTable(describe()).join().table().latestStreamArn();
+    }
+
     /** Creates the table if it is missing and waits until it is active. Returns whether it created it. */
     public boolean ensureTable() {
+        return create(TableLayout.createTableRequest(table));
+    }
+
+    /** The same table without its stream yet (the build's snapshot enables it after loading the sample). */
+    public boolean ensureTableWithoutStream() {
+        return create(TableLayout.createTableRequest(table).toBuilder().streamSpecification(
+                software.amazon.awssdk.services.dynamodb.model.StreamSpecification.builder().streamEnabled(false).build())
+                .build());
+    }
+
+    private boolean create(software.amazon.awssdk.services.dynamodb.model.CreateTableRequest request) {
         if (exists()) {
             return false;
         }
-        client.createTable(TableLayout.createTableRequest(table).toBuilder()
-                .overrideConfiguration(STARTUP).build()).join();
+        client.createTable(request.toBuilder().overrideConfiguration(STARTUP).build()).join();
         client.waiter().waitUntilTableExists(describe()).join();
         return true;
     }
