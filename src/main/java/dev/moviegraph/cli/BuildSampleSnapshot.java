@@ -44,10 +44,8 @@ public final class BuildSampleSnapshot {
             System.out.println("Sample snapshot is up to date: " + target.getFileName());
             return;
         }
-        // DynamoDB Local syncs its file at every write: build on tmpfs when there is one, then copy.
-        Path shm = Path.of("/dev/shm");
-        Path work = Files.isDirectory(shm) && Files.isWritable(shm)
-                ? Files.createTempDirectory(shm, "moviegraph-snapshot") : Files.createTempDirectory("moviegraph-snapshot");
+        // Build in memory when the machine has a tmpfs, then copy.
+        Path work = EmbeddedDynamo.scratchDirectory("moviegraph-snapshot");
         try {
             try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(work, false);
                  DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of())) {

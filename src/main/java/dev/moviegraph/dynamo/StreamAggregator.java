@@ -6,6 +6,7 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CallObserver;
 import dev.moviegraph.catalog.MovieId;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.YearMonth;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DescribeStreamRequest;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
@@ -58,7 +60,7 @@ public final class StreamAggregator implements AutoCloseable {
     private final String streamArn;
     private final CallContext context;
     /** How far this aggregator has read each shard, which may be past its checkpoint (see drain). */
-    private final Map<String, String> positions = new HashMap<>();
+    private final Map<String, Cursor> cursors = new HashMap<>();
     private volatile boolean running;
     private Thread thread;
 
@@ -107,7 +109,7 @@ public final class StreamAggregator implements AutoCloseable {
                     return;
                 }
                 LOG.warn("Stream aggregation failed; starting over from the checkpoints", e);
-                positions.clear();
+                cursors.clear();
                 try {
                     Thread.sleep(1_000);
                 } catch (InterruptedException interrupted) {
@@ -133,7 +135,7 @@ public final class StreamAggregator implements AutoCloseable {
         for (Shard shard : shards) {
             boolean parentPending = shard.parentShardId() != null && open.contains(shard.parentShardId());
             if (open.contains(shard.shardId()) && !parentPending && running) {
-                progressed |= drain(shard.shardId(), checkpoints.get(shard.shardId()));
+                progressed |= drain(shard, checkpoints.get(shard.shardId()));
             }
         }
         return progressed;
@@ -157,13 +159,20 @@ public final class StreamAggregator implements AutoCloseable {
      * so committing after records that count nothing (the checkpoints' own) would feed itself forever.
      * Records passed over that way are only read again after a restart, and they count nothing.
      */
-    private boolean drain(String shardId, Checkpoint checkpoint) {
-        String seen = positions.getOrDefault(shardId, checkpoint.sequence());
-        GetShardIteratorRequest.Builder start = GetShardIteratorRequest.builder().streamArn(streamArn).shardId(shardId);
-        String iterator = streams.getShardIterator(seen == null
-                ? start.shardIteratorType(ShardIteratorType.TRIM_HORIZON).build()
-                : start.shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER).sequenceNumber(seen).build())
-                .join().shardIterator();
+    private boolean drain(Shard shard, Checkpoint checkpoint) {
+        String shardId = shard.shardId();
+        Cursor cursor = cursors.get(shardId);
+        String seen = cursor != null ? cursor.seen() : checkpoint.sequence();
+        String ending = shard.sequenceNumberRange() == null ? null : shard.sequenceNumberRange().endingSequenceNumber();
+        if (ending != null && seen != null && new BigInteger(seen).compareTo(new BigInteger(ending)) >= 0) {
+            // Read to its end and closed: no iterator after its last record is needed, the children take over.
+            commit(shardId, Map.of(), checkpoint.sequence(), seen, true);
+            cursors.remove(shardId);
+            return true;
+        }
+        String iterator = cursor != null ? cursor.iterator() : iteratorAfter(shardId, checkpoint.sequence());
+        // A fresh iterator may start before the checkpoint (see iteratorAfter): skip what it covers.
+        BigInteger skipUpTo = cursor == null && checkpoint.sequence() != null ? new BigInteger(checkpoint.sequence()) : null;
         boolean progressed = false;
         String persisted = checkpoint.sequence();
         while (iterator != null && running) {
@@ -172,23 +181,53 @@ public final class StreamAggregator implements AutoCloseable {
             if (page.records().isEmpty()) {
                 if (page.nextShardIterator() == null) {
                     commit(shardId, Map.of(), persisted, seen, true);
-                    positions.remove(shardId);
+                    cursors.remove(shardId);
                     return true;
                 }
+                cursors.put(shardId, new Cursor(page.nextShardIterator(), seen));
                 return progressed;
             }
-            Batch batch = apply(shardId, page.records(), persisted);
-            seen = batch.seen();
+            List<Record> fresh = page.records().stream().filter(record -> skipUpTo == null
+                    || new BigInteger(record.dynamodb().sequenceNumber()).compareTo(skipUpTo) > 0).toList();
+            Batch batch = apply(shardId, fresh, persisted);
+            seen = page.records().get(page.records().size() - 1).dynamodb().sequenceNumber();
             persisted = batch.persisted();
-            positions.put(shardId, seen);
             progressed |= batch.counted();
             iterator = page.nextShardIterator();
+            cursors.put(shardId, new Cursor(iterator, seen));
         }
         return progressed;
     }
 
-    /** Where a page left the shard: the last record read, the checkpoint stored, whether anything counted. */
-    private record Batch(String seen, String persisted, boolean counted) {
+    /**
+     * An iterator just after {@code sequence}, or at the start of the shard when there is none. DynamoDB
+     * Local refuses AFTER_SEQUENCE_NUMBER for some valid numbers; then the shard is read from its start
+     * and the records up to the checkpoint are skipped by number.
+     */
+    private String iteratorAfter(String shardId, String sequence) {
+        GetShardIteratorRequest.Builder start = GetShardIteratorRequest.builder().streamArn(streamArn).shardId(shardId);
+        if (sequence != null) {
+            try {
+                return streams.getShardIterator(start.shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER)
+                        .sequenceNumber(sequence).build()).join().shardIterator();
+            } catch (CompletionException e) {
+                if (!(e.getCause() instanceof DynamoDbException refused) || refused.getMessage() == null
+                        || !refused.getMessage().contains("SequenceNumber")) {
+                    throw e;
+                }
+                LOG.info("Shard {} refused an iterator after {}; reading it from its start", shardId, sequence);
+            }
+        }
+        return streams.getShardIterator(GetShardIteratorRequest.builder().streamArn(streamArn).shardId(shardId)
+                .shardIteratorType(ShardIteratorType.TRIM_HORIZON).build()).join().shardIterator();
+    }
+
+    /** Where this aggregator is in a shard: the next iterator and the last record it read. */
+    private record Cursor(String iterator, String seen) {
+    }
+
+    /** What a page did: the checkpoint stored, and whether anything counted. */
+    private record Batch(String persisted, boolean counted) {
     }
 
     /** Counts a page of records in batches of at most 99 totals, each committed with its checkpoint. */
@@ -216,7 +255,7 @@ public final class StreamAggregator implements AutoCloseable {
             commit(shardId, counts, from, last, false);
             from = last;
         }
-        return new Batch(last, from, counted);
+        return new Batch(from, counted);
     }
 
     /**

@@ -52,15 +52,26 @@ public final class EmbeddedDynamo implements AutoCloseable {
     }
 
     /**
+     * A new temporary folder, on /dev/shm when there is one: DynamoDB Local syncs its SQLite file at
+     * every write, which on a disk makes each transaction wait for it.
+     */
+    public static Path scratchDirectory(String prefix) throws IOException {
+        Path shm = Path.of("/dev/shm");
+        return Files.isDirectory(shm) && Files.isWritable(shm)
+                ? Files.createTempDirectory(shm, prefix) : Files.createTempDirectory(prefix);
+    }
+
+    /**
      * Starts DynamoDB Local whose data lives only as long as this process: a copy of the sample
-     * snapshot in a temporary folder when {@code withSample}, pure memory otherwise.
+     * snapshot in a temporary folder (in memory when the machine has a tmpfs) when {@code withSample},
+     * pure memory otherwise.
      */
     public static EmbeddedDynamo ephemeral(boolean withSample) {
         if (!withSample) {
             return launch(List.of("-inMemory"), null);
         }
         try {
-            Path dir = Files.createTempDirectory("moviegraph-dynamodb");
+            Path dir = scratchDirectory("moviegraph-dynamodb");
             SampleSnapshot.seed(dir);
             return launch(List.of("-dbPath", dir.toString()), dir);
         } catch (IOException e) {

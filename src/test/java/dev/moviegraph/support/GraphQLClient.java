@@ -49,6 +49,13 @@ public final class GraphQLClient {
         return query(query, Map.of());
     }
 
+    /** A JSON request body with this query and these variables. */
+    public static String body(String query, Map<String, Object> variables) {
+        ObjectNode body = JSON.createObjectNode().put("query", query);
+        body.set("variables", JSON.valueToTree(variables));
+        return body.toString();
+    }
+
     /** POSTs a query with the Moviegraph-Trace header set to {@code trace} (on, plan, ...). */
     public Response traced(String trace, String query, Map<String, Object> variables) {
         ObjectNode body = JSON.createObjectNode().put("query", query);
