@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleSnapshot;
 import dev.moviegraph.support.GraphQLClient;
 
@@ -38,7 +39,10 @@ class EmbeddedStorageTest {
 
     @Test
     void withoutADataDirectoryNothingIsLeftBehindAndNoSampleMeansAnEmptyTable() throws Exception {
-        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        // Where ephemeral copies go: tmpfs when the machine has one, else the temporary folder.
+        Path probe = EmbeddedDynamo.scratchDirectory("moviegraph-probe");
+        Path tmp = probe.getParent();
+        Files.delete(probe);
         long before = countDatabaseFolders(tmp);
         AppConfig config = AppConfig.fromEnvironment(Map.of("PORT", "0", "LOAD_SAMPLE", "false"));
         try (Moviegraph server = Moviegraph.start(config, List.of())) {
