@@ -133,6 +133,22 @@
         '}',
         ''
       ].join('\n')
+    },
+    {
+      query: [
+        '# Record a stream (exactly once per streamId: run it twice and the second answer',
+        '# says counted: false). Writes are open on the embedded default; elsewhere they',
+        '# need the header Authorization: Bearer <WRITE_TOKEN>.',
+        'mutation RecordStream {',
+        '  recordStream(input: {movieId: "tt0111161", streamId: "graphiql-1",',
+        '                       at: "2024-05-17T20:15:00Z"}) {',
+        '    month',
+        '    counted',
+        '    total',
+        '  }',
+        '}',
+        ''
+      ].join('\n')
     }
   ];
 
