@@ -61,6 +61,8 @@ public final class StreamAggregator implements AutoCloseable {
     private final CallContext context;
     /** How far this aggregator has read each shard, which may be past its checkpoint (see drain). */
     private final Map<String, Cursor> cursors = new HashMap<>();
+    /** Shards whose refusal was logged already (DynamoDB Local refuses an iterator after its newest record). */
+    private final Set<String> refusedOnce = new HashSet<>();
     private volatile boolean running;
     private Thread thread;
 
@@ -170,9 +172,10 @@ public final class StreamAggregator implements AutoCloseable {
             cursors.remove(shardId);
             return true;
         }
-        String iterator = cursor != null ? cursor.iterator() : iteratorAfter(shardId, checkpoint.sequence());
-        // A fresh iterator may start before the checkpoint (see iteratorAfter): skip what it covers.
-        BigInteger skipUpTo = cursor == null && checkpoint.sequence() != null ? new BigInteger(checkpoint.sequence()) : null;
+        boolean fresh = cursor == null || cursor.iterator() == null;
+        String iterator = fresh ? iteratorAfter(shardId, seen) : cursor.iterator();
+        // A fresh iterator may start before where this aggregator was (see iteratorAfter): skip that part.
+        BigInteger skipUpTo = fresh && seen != null ? new BigInteger(seen) : null;
         boolean progressed = false;
         String persisted = checkpoint.sequence();
         while (iterator != null && running) {
@@ -184,12 +187,14 @@ public final class StreamAggregator implements AutoCloseable {
                     cursors.remove(shardId);
                     return true;
                 }
-                cursors.put(shardId, new Cursor(page.nextShardIterator(), seen));
+                // Not the next iterator: after an empty read DynamoDB Local's one never sees later
+                // records. The next pass asks for a fresh one after the last record read.
+                cursors.put(shardId, new Cursor(null, seen));
                 return progressed;
             }
-            List<Record> fresh = page.records().stream().filter(record -> skipUpTo == null
+            List<Record> unread = page.records().stream().filter(record -> skipUpTo == null
                     || new BigInteger(record.dynamodb().sequenceNumber()).compareTo(skipUpTo) > 0).toList();
-            Batch batch = apply(shardId, fresh, persisted);
+            Batch batch = apply(shardId, unread, persisted);
             seen = page.records().get(page.records().size() - 1).dynamodb().sequenceNumber();
             persisted = batch.persisted();
             progressed |= batch.counted();
@@ -201,8 +206,8 @@ public final class StreamAggregator implements AutoCloseable {
 
     /**
      * An iterator just after {@code sequence}, or at the start of the shard when there is none. DynamoDB
-     * Local refuses AFTER_SEQUENCE_NUMBER for some valid numbers; then the shard is read from its start
-     * and the records up to the checkpoint are skipped by number.
+     * Local refuses AFTER_SEQUENCE_NUMBER for the newest record of a shard; then the shard is read from
+     * its start and the records up to {@code sequence} are skipped by number (real DynamoDB accepts it).
      */
     private String iteratorAfter(String shardId, String sequence) {
         GetShardIteratorRequest.Builder start = GetShardIteratorRequest.builder().streamArn(streamArn).shardId(shardId);
@@ -215,14 +220,17 @@ public final class StreamAggregator implements AutoCloseable {
                         || !refused.getMessage().contains("SequenceNumber")) {
                     throw e;
                 }
-                LOG.info("Shard {} refused an iterator after {}; reading it from its start", shardId, sequence);
+                if (refusedOnce.add(shardId)) {
+                    LOG.info("Shard {} refused an iterator after {}; reading it from its start (and so on for "
+                            + "this shard, logged once)", shardId, sequence);
+                }
             }
         }
         return streams.getShardIterator(GetShardIteratorRequest.builder().streamArn(streamArn).shardId(shardId)
                 .shardIteratorType(ShardIteratorType.TRIM_HORIZON).build()).join().shardIterator();
     }
 
-    /** Where this aggregator is in a shard: the next iterator and the last record it read. */
+    /** Where this aggregator is in a shard: the next iterator (null: get a fresh one) and the last record read. */
     private record Cursor(String iterator, String seen) {
     }
 

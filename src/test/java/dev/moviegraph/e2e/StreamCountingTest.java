@@ -1,6 +1,7 @@
 package dev.moviegraph.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
@@ -88,10 +89,12 @@ class StreamCountingTest {
             Map<String, String> auth = Map.of("Authorization", "Bearer " + TOKEN);
             StreamLoad load = new StreamLoad("st", List.of("tt9800001", "tt9800002", "tt9800003", "tt9800004"),
                     List.of(YearMonth.of(2025, 9), YearMonth.of(2025, 10)));
-            createMovies(client, auth, load.movies());
-
+            // Started on a stream with no record yet: its first reads are empty, and it must still see
+            // everything written afterwards.
             StreamAggregator first = new StreamAggregator(dynamoClient, streams, config.tableName(), arn,
                     new GatewayMetrics()).start();
+            Thread.sleep(1_000);
+            createMovies(client, auth, load.movies());
             List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
             Thread writers = new Thread(() -> {
                 try {
@@ -104,6 +107,11 @@ class StreamCountingTest {
             while (load.sent() < StreamLoad.WRITERS * StreamLoad.STREAMS / 2 && writers.isAlive()) {
                 Thread.sleep(20);
             }
+            long firstDeadline = System.nanoTime() + 30_000_000_000L;
+            while (counted(client, load) == 0 && System.nanoTime() < firstDeadline) {
+                Thread.sleep(100);
+            }
+            assertTrue(counted(client, load) > 0, "the first aggregator counts while the writers run");
             first.close(); // stopped in the middle of the run: whatever it had not committed is left over
             writers.join();
             assertEquals(List.of(), failures);
@@ -125,6 +133,11 @@ class StreamCountingTest {
     }
 
     private static boolean settled(GraphQLClient client, StreamLoad load) {
+        return counted(client, load) >= load.distinct();
+    }
+
+    /** The sum of the load's totals as they stand. */
+    private static int counted(GraphQLClient client, StreamLoad load) {
         int total = 0;
         for (YearMonth month : load.months()) {
             for (String movie : load.movies()) {
@@ -133,6 +146,6 @@ class StreamCountingTest {
                         .path("streamTotal").path("streams").asInt();
             }
         }
-        return total >= load.distinct();
+        return total;
     }
 }
