@@ -10,6 +10,7 @@ import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.StreamAggregator;
 import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.graphql.GraphQLService;
+import dev.moviegraph.graphql.QueryLimits;
 import dev.moviegraph.http.GraphQLHandler;
 import dev.moviegraph.http.HealthHandler;
 import dev.moviegraph.http.HttpServer;
@@ -97,7 +98,9 @@ public final class Moviegraph implements AutoCloseable {
             GatewayMetrics metrics = new GatewayMetrics();
             writes = Executors.newFixedThreadPool(WRITE_THREADS, daemonThreads("moviegraph-write-"));
             DynamoCatalogWriter writer = new DynamoCatalogWriter(client, config.tableName(), config.totals(), writes);
-            GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics);
+            AppConfig.Limits limits = config.limits();
+            GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics, new QueryLimits(
+                    limits.maxDepth(), limits.maxAliases(), limits.maxTokens(), limits.maxChars(), limits.introspection()));
             if (config.totals() == TotalsMode.STREAM && config.aggregator()) {
                 String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
                 streams = DynamoClients.createStreams(endpoint);
@@ -107,8 +110,8 @@ public final class Moviegraph implements AutoCloseable {
                 LOG.warn("BATCHING=off: every DataLoader key is its own request (for comparison only)");
             }
             HttpServer http = new HttpServer(new GraphQLHandler(graphql, new ObjectMapper(),
-                    new WriteGuard(config.writeToken(), config.embedded())), new HealthHandler(catalog),
-                    metrics).start(config.port());
+                    new WriteGuard(config.writeToken(), config.embedded()), limits.maxBodyBytes()),
+                    new HealthHandler(catalog), metrics, limits.maxBodyBytes(), limits.corsOrigins()).start(config.port());
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
                     (System.nanoTime() - started) / 1_000_000, http.port());
             return new Moviegraph(embedded, client, http, writes, aggregator, streams);

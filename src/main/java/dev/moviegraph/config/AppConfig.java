@@ -25,10 +25,29 @@ import java.util.regex.Pattern;
  * @param writeToken   the bearer token mutations need; null when unset (writes then only on embedded)
  * @param totals       how monthly totals follow recorded streams
  * @param aggregator   in stream mode, run the stream aggregator inside this server
+ * @param limits       what one request may ask for
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
-                        boolean aggregator) {
+                        boolean aggregator, Limits limits) {
+
+    /**
+     * What one request may ask for; each is an environment variable with a safe default.
+     *
+     * @param maxDepth      MAX_QUERY_DEPTH: nesting of fields
+     * @param maxAliases    MAX_ALIASES: aliased fields in one document
+     * @param maxTokens     MAX_QUERY_TOKENS: parser tokens (graphql-java ParserOptions)
+     * @param maxChars      MAX_QUERY_CHARS: characters of the query text
+     * @param maxBodyBytes  MAX_BODY_BYTES: HTTP request body; larger is 413
+     * @param introspection INTROSPECTION: __schema and __type queries (default on only when embedded)
+     * @param corsOrigins   CORS_ORIGINS: origins allowed to call /graphql from a browser (default none)
+     */
+    public record Limits(int maxDepth, int maxAliases, int maxTokens, int maxChars, int maxBodyBytes,
+                         boolean introspection, List<String> corsOrigins) {
+        public Limits {
+            corsOrigins = List.copyOf(corsOrigins);
+        }
+    }
 
     /** Where the DynamoDB API is reached. */
     public sealed interface Endpoint {
@@ -55,7 +74,7 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         return "AppConfig[port=" + port + ", endpoint=" + endpoint + ", tableName=" + tableName + ", createTable="
                 + createTable + ", loadSample=" + loadSample + ", dataDir=" + dataDir + ", batching=" + batching
                 + ", writeToken=" + (writeToken == null ? "unset" : "set") + ", totals=" + totals + ", aggregator="
-                + aggregator + "]";
+                + aggregator + ", limits=" + limits + "]";
     }
 
     public boolean embedded() {
@@ -107,36 +126,79 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
             default -> problems.add("TOTALS='" + totalsValue + "' must be transactional or stream");
         }
         boolean aggregator = parseSwitch(env, "AGGREGATOR", problems);
+        Limits limits = new Limits(
+                parseLimit(env, "MAX_QUERY_DEPTH", 15, 2, 100, problems),
+                parseLimit(env, "MAX_ALIASES", 50, 0, 1_000, problems),
+                parseLimit(env, "MAX_QUERY_TOKENS", 5_000, 100, 100_000, problems),
+                parseLimit(env, "MAX_QUERY_CHARS", 20_000, 1_000, 1_000_000, problems),
+                parseLimit(env, "MAX_BODY_BYTES", 102_400, 1_024, 10_485_760, problems),
+                parseBoolean(env, "INTROSPECTION", embedded, problems),
+                parseOrigins(env.get("CORS_ORIGINS"), problems));
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
-                writeToken == null ? null : writeToken.trim(), totals, aggregator);
+                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits);
+    }
+
+    private static int parseLimit(Map<String, String> env, String name, int fallback, int min, int max,
+                                  List<String> problems) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            int limit = Integer.parseInt(value.trim());
+            if (limit >= min && limit <= max) {
+                return limit;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        problems.add(name + "='" + value + "' must be a whole number from " + min + " to " + max);
+        return fallback;
+    }
+
+    /** Comma-separated origins such as https://app.example.com; each a scheme and a host, no path. */
+    private static List<String> parseOrigins(String value, List<String> problems) {
+        if (value == null || value.isBlank()) {
+            return List.of();
+        }
+        List<String> origins = new ArrayList<>();
+        for (String raw : value.split(",")) {
+            String origin = raw.trim();
+            if (!origin.matches("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?")) {
+                problems.add("CORS_ORIGINS entry '" + origin + "' must be an origin such as https://app.example.com");
+            } else {
+                origins.add(origin);
+            }
+        }
+        return origins;
     }
 
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                writeToken, totals, aggregator);
+                writeToken, totals, aggregator, limits);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
-                writeToken, totals, aggregator);
+                writeToken, totals, aggregator, limits);
     }
 
     public AppConfig withTotals(TotalsMode mode, boolean inProcessAggregator) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                writeToken, mode, inProcessAggregator);
+                writeToken, mode, inProcessAggregator, limits);
     }
 
     public AppConfig withWriteToken(String token) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                token, totals, aggregator);
+                token, totals, aggregator, limits);
     }
 
     public AppConfig withDataDir(Path dir) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dir, cursorSecret, batching,
-                writeToken, totals, aggregator);
+                writeToken, totals, aggregator, limits);
     }
 
     private static String valueOr(Map<String, String> env, String name, String fallback) {

@@ -10,6 +10,8 @@ public enum ErrorType implements ErrorClassification {
     GRAPHQL_VALIDATION_FAILED,
     /** An argument is malformed or out of range (ids, months, cursors, page sizes). */
     BAD_USER_INPUT,
+    /** The request asks for more than a limit allows (depth, aliases, tokens, characters). */
+    LIMIT_EXCEEDED,
     /** A write named a movie or actor that does not exist. */
     NOT_FOUND,
     /** A mutation without the right bearer token (HTTP 401). */

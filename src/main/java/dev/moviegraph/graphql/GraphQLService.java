@@ -15,7 +15,11 @@ import graphql.ExecutionResult;
 import graphql.GraphQL;
 import graphql.GraphQLError;
 import graphql.GraphqlErrorBuilder;
+import graphql.analysis.MaxQueryDepthInstrumentation;
+import graphql.execution.instrumentation.ChainedInstrumentation;
 import graphql.execution.instrumentation.dataloader.DataLoaderDispatchingContextKeys;
+import graphql.introspection.Introspection;
+import graphql.parser.ParserOptions;
 import graphql.execution.preparsed.PreparsedDocumentEntry;
 import graphql.language.Document;
 import graphql.language.OperationDefinition;
@@ -53,14 +57,25 @@ public final class GraphQLService {
     private final CatalogWriter writer;
     private final Loaders loaders;
     private final GatewayMetrics metrics;
+    private final QueryLimits limits;
 
     public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics) {
-        this(catalog, writer, batching, metrics, readSchema(), Clock.systemUTC());
+        this(catalog, writer, batching, metrics, QueryLimits.DEFAULTS);
+    }
+
+    public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
+                          QueryLimits limits) {
+        this(catalog, writer, batching, metrics, readSchema(), Clock.systemUTC(), limits);
     }
 
     /** With another schema text or clock: tests use them. */
     GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
                    String schemaText, Clock clock) {
+        this(catalog, writer, batching, metrics, schemaText, clock, QueryLimits.DEFAULTS);
+    }
+
+    private GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
+                           String schemaText, Clock clock, QueryLimits limits) {
         CatalogWiring wiring = new CatalogWiring(clock);
         GraphQLSchema schema = new SchemaGenerator()
                 .makeExecutableSchema(new SchemaParser().parse(schemaText), wiring.runtimeWiring());
@@ -73,13 +88,15 @@ public final class GraphQLService {
         metrics.monitor(documents, "graphql.documents");
         this.graphQL = GraphQL.newGraphQL(schema)
                 .defaultDataFetcherExceptionHandler(new ErrorHandler())
-                .preparsedDocumentProvider(new CachedDocuments(documents))
-                .instrumentation(new OperationNames())
+                .preparsedDocumentProvider(new CachedDocuments(documents, limits.maxAliases()))
+                .instrumentation(new ChainedInstrumentation(new OperationNames(),
+                        new MaxQueryDepthInstrumentation(limits.maxDepth())))
                 .build();
         this.catalog = catalog;
         this.writer = writer;
         this.loaders = new Loaders(batching, metrics);
         this.metrics = metrics;
+        this.limits = limits;
     }
 
     public CompletableFuture<Map<String, Object>> execute(GraphQLRequest request, TraceMode mode) {
@@ -100,6 +117,8 @@ public final class GraphQLService {
                 .dataLoaderRegistry(loaders.newRegistry(scope.catalog(), scope.observer()))
                 .graphQLContext(context -> context
                         .put(DataLoaderDispatchingContextKeys.ENABLE_DATA_LOADER_CHAINING, true)
+                        .put(ParserOptions.class, limits.parserOptions())
+                        .put(Introspection.INTROSPECTION_DISABLED, !limits.introspection())
                         .put(RequestScope.class, scope))
                 .build();
         return graphQL.executeAsync(input).thenApply(result -> {
@@ -158,8 +177,12 @@ public final class GraphQLService {
             return error;
         }
         ErrorClassification type = error.getErrorType();
-        ErrorType code = type == graphql.ErrorType.InvalidSyntax ? ErrorType.GRAPHQL_PARSE_FAILED
+        ErrorType code = type == graphql.ErrorType.InvalidSyntax
+                ? (error.getMessage() != null && error.getMessage().contains("parsing has been cancelled")
+                        ? ErrorType.LIMIT_EXCEEDED : ErrorType.GRAPHQL_PARSE_FAILED)
                 : type == graphql.ErrorType.ValidationError ? ErrorType.GRAPHQL_VALIDATION_FAILED
+                // the depth limit aborts before execution; nothing else aborts here
+                : type == graphql.ErrorType.ExecutionAborted ? ErrorType.LIMIT_EXCEEDED
                 : ErrorType.INTERNAL;
         Map<String, Object> extensions = new HashMap<>();
         if (error.getExtensions() != null) {

@@ -25,11 +25,13 @@ public final class GraphQLHandler {
     private final GraphQLService service;
     private final ObjectMapper json;
     private final WriteGuard writes;
+    private final int maxBodyBytes;
 
-    public GraphQLHandler(GraphQLService service, ObjectMapper json, WriteGuard writes) {
+    public GraphQLHandler(GraphQLService service, ObjectMapper json, WriteGuard writes, int maxBodyBytes) {
         this.service = service;
         this.json = json;
         this.writes = writes;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     public void post(Context ctx) {
@@ -40,6 +42,10 @@ public final class GraphQLHandler {
         }
         if (!MediaTypes.isJson(ctx.contentType())) {
             requestError(ctx, 415, responseType, "POST requests must have Content-Type: application/json");
+            return;
+        }
+        if (ctx.contentLength() > maxBodyBytes) {
+            requestError(ctx, 413, responseType, "The request body is larger than " + maxBodyBytes + " bytes");
             return;
         }
         JsonNode body;

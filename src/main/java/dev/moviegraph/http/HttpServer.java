@@ -8,6 +8,7 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 
 /** The Javalin app: routes only. Built in one place from the handlers it serves. */
@@ -21,10 +22,21 @@ public final class HttpServer {
 
     private final Javalin app;
 
-    public HttpServer(GraphQLHandler graphql, HealthHandler health, GatewayMetrics metrics) {
+    public HttpServer(GraphQLHandler graphql, HealthHandler health, GatewayMetrics metrics, int maxBodyBytes,
+                      List<String> corsOrigins) {
         byte[] graphiqlPage = resource("/graphiql/index.html");
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
+            // Jetty refuses larger bodies before they are read; GraphQLHandler answers 413 with a JSON error.
+            config.http.maxRequestSize = maxBodyBytes;
+            if (!corsOrigins.isEmpty()) {
+                // Only the listed origins; none by default, so a browser page elsewhere cannot call the API.
+                config.bundledPlugins.enableCors(cors -> cors.addRule(rule -> {
+                    rule.path = "/graphql";
+                    rule.allowHost(corsOrigins.get(0), corsOrigins.subList(1, corsOrigins.size()).toArray(String[]::new));
+                    rule.maxAge = 600;
+                }));
+            }
             config.staticFiles.enableWebjars();
             config.routes.post("/graphql", graphql::post);
             config.routes.get("/graphql", graphql::get);

@@ -123,6 +123,32 @@ class AppConfigTest {
     }
 
     @Test
+    void limitsHaveSafeDefaultsAndIntrospectionIsOnOnlyWhenEmbedded() {
+        AppConfig.Limits embedded = AppConfig.defaults().limits();
+        AppConfig.Limits aws = AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", "aws")).limits();
+
+        assertEquals(15, embedded.maxDepth());
+        assertEquals(102_400, embedded.maxBodyBytes());
+        assertTrue(embedded.introspection());
+        assertFalse(aws.introspection());
+        assertEquals(List.of(), aws.corsOrigins());
+        assertTrue(AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", "aws", "INTROSPECTION", "true")).limits()
+                .introspection());
+    }
+
+    @Test
+    void limitsOutOfRangeAndMalformedOriginsAreRefusedByName() {
+        ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.fromEnvironment(Map.of(
+                "MAX_QUERY_DEPTH", "0", "MAX_BODY_BYTES", "lots", "CORS_ORIGINS", "https://ok.example.com, *")));
+
+        assertTrue(e.getMessage().contains("MAX_QUERY_DEPTH='0' must be a whole number from 2 to 100"), e.getMessage());
+        assertTrue(e.getMessage().contains("MAX_BODY_BYTES='lots'"), e.getMessage());
+        assertTrue(e.getMessage().contains("CORS_ORIGINS entry '*'"), e.getMessage());
+        assertEquals(List.of("https://a.example.com", "http://localhost:3000"), AppConfig.fromEnvironment(Map.of(
+                "CORS_ORIGINS", "https://a.example.com, http://localhost:3000")).limits().corsOrigins());
+    }
+
+    @Test
     void batchingIsOnByDefaultAndOffOnlyWhenAskedFor() {
         assertTrue(AppConfig.defaults().batching());
         assertTrue(AppConfig.fromEnvironment(Map.of("BATCHING", "on")).batching());
@@ -143,7 +169,7 @@ class AppConfigTest {
         assertEquals(0, moved.port());
         assertEquals(new AppConfig(0, config.endpoint(), config.tableName(), config.createTable(),
                 config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching(), config.writeToken(),
-                config.totals(), config.aggregator()), moved);
+                config.totals(), config.aggregator(), config.limits()), moved);
     }
 
     @Test

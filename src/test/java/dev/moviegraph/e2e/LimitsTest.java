@@ -1,0 +1,62 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.TestServer;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** The default limits on the shared server: each refused with LIMIT_EXCEEDED and no DynamoDB call. */
+class LimitsTest {
+    private final TestServer server = TestServer.get();
+
+    private Response refused(String query) {
+        server.counter().reset();
+        Response response = server.client().query(query);
+        assertEquals("LIMIT_EXCEEDED", response.firstErrorCode(), response.raw().body());
+        assertEquals(List.of(), server.counter().operations(), "refused before any DynamoDB call");
+        return response;
+    }
+
+    @Test
+    void aQueryDeeperThanTheLimitIsRefused() {
+        // movie > cast > edges > node > actor > movies > edges > node > movie > cast ... : 17 levels
+        String deep = "{ movie(id: \"tt0111161\") { cast { edges { node { actor { movies { edges { node { movie "
+                + "{ cast { edges { node { actor { movies { edges { node { movie { title } } } } } } } } } } } } } } } } } }";
+
+        refused(deep);
+    }
+
+    @Test
+    void moreAliasesThanTheLimitAreRefused() {
+        StringBuilder query = new StringBuilder("{");
+        for (int i = 0; i < 51; i++) {
+            query.append(" a").append(i).append(": movie(id: \"tt0111161\") { title }");
+        }
+        Response response = refused(query.append(" }").toString());
+
+        assertTrue(response.errors().get(0).path("message").asText().contains("51 aliased fields; at most 50"),
+                response.raw().body());
+    }
+
+    @Test
+    void moreTokensThanTheParserAllowsAreRefusedWhileParsing() {
+        StringBuilder query = new StringBuilder("{ movie(id: \"tt0111161\") { title");
+        for (int i = 0; i < 5_000; i++) {
+            query.append(" title");
+        }
+        refused(query.append(" } }").toString());
+    }
+
+    @Test
+    void aQueryWithinTheLimitsRuns() {
+        Response response = server.client().query("{ a: movie(id: \"tt0111161\") { title } b: movie(id: \"tt0068646\") { title } }");
+
+        assertTrue(response.errors().isMissingNode(), response.raw().body());
+        assertEquals("The Godfather", response.data().path("b").path("title").asText());
+    }
+}
