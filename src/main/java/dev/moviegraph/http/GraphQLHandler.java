@@ -59,6 +59,11 @@ public final class GraphQLHandler {
             requestError(ctx, 400, responseType, "The request body must be a JSON object with a 'query'");
             return;
         }
+        JsonNode extensions = body.get("extensions");
+        if (extensions != null && !extensions.isNull() && !extensions.isObject()) {
+            requestError(ctx, 400, responseType, "'extensions' must be a JSON object");
+            return;
+        }
         Optional<GraphQLRequest> request = parse(ctx, responseType, body.get("query"), body.get("operationName"),
                 body.get("variables"));
         if (request.isEmpty()) {
@@ -91,6 +96,19 @@ public final class GraphQLHandler {
                 variables = json.readTree(rawVariables);
             } catch (JsonProcessingException e) {
                 requestError(ctx, 400, responseType, "The 'variables' parameter is not valid JSON");
+                return;
+            }
+        }
+        String rawExtensions = ctx.queryParam("extensions");
+        if (rawExtensions != null && !rawExtensions.isEmpty()) {
+            JsonNode extensions;
+            try {
+                extensions = json.readTree(rawExtensions);
+            } catch (JsonProcessingException e) {
+                extensions = null;
+            }
+            if (extensions == null || !extensions.isObject()) {
+                requestError(ctx, 400, responseType, "The 'extensions' parameter must be a JSON object");
                 return;
             }
         }

@@ -7,6 +7,7 @@ import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
 import dev.moviegraph.support.TestServer;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,20 @@ class HttpProtocolTest {
 
     private final TestServer server = TestServer.get();
     private final GraphQLClient client = server.client();
+
+    @Test
+    void extensionsThatAreNotAnObjectAreABadRequestAndAnObjectIsAccepted() {
+        for (String bad : List.of("\"x\"", "1", "true", "[]")) {
+            Response response = client.post("{\"query\":\"{ __typename }\",\"extensions\":" + bad + "}",
+                    "application/json", "application/json");
+            assertEquals(400, response.status(), bad);
+            assertEquals("BAD_REQUEST", response.firstErrorCode(), bad);
+        }
+        assertEquals(400, client.get("/graphql", Map.of("query", "{ __typename }", "extensions", "[1]"),
+                "application/json").status());
+        assertEquals(200, client.post("{\"query\":\"{ __typename }\",\"extensions\":{\"a\":1}}",
+                "application/json", "application/json").status());
+    }
 
     @Test
     void postWithJsonAnswersInTheNegotiatedType() {
