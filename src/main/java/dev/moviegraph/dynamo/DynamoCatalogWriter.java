@@ -332,6 +332,14 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     }
 
     private void transact(CallContext context, Access access, List<TransactWriteItem> items) {
+        transact(client, context, access, items);
+    }
+
+    /**
+     * One TransactWriteItems, reported as one call with the capacity it consumed; waits for it and
+     * throws what DynamoDB threw (TransactionCanceledException with its reasons, say) unwrapped.
+     */
+    static void transact(DynamoDbAsyncClient client, CallContext context, Access access, List<TransactWriteItem> items) {
         Call call = Call.byKey(context, access, items.size());
         TransactWriteItemsRequest request = TransactWriteItemsRequest.builder().transactItems(items)
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();

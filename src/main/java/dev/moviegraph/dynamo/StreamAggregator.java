@@ -31,11 +31,9 @@ import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.Record;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
@@ -294,21 +292,11 @@ public final class StreamAggregator implements AutoCloseable {
             put.conditionExpression("sequenceNumber = :from").expressionAttributeValues(Map.of(":from", s(from)));
         }
         items.add(TransactWriteItem.builder().put(put.build()).build());
-        Call call = Call.byKey(context, Access.AGGREGATE_TOTALS, items.size());
-        TransactWriteItemsRequest request = TransactWriteItemsRequest.builder().transactItems(items)
-                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
         try {
-            call.reportWhenDone(dynamo.transactWriteItems(request).thenApply(response -> {
-                call.page(0, response.consumedCapacity());
-                return response;
-            })).join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof TransactionCanceledException) {
-                // Someone else moved this shard's checkpoint: their count stands, start over from it.
-                throw new IllegalStateException("The checkpoint of shard " + shardId + " moved under this aggregator",
-                        e.getCause());
-            }
-            throw e;
+            DynamoCatalogWriter.transact(dynamo, context, Access.AGGREGATE_TOTALS, items);
+        } catch (TransactionCanceledException e) {
+            // Someone else moved this shard's checkpoint: their count stands, start over from it.
+            throw new IllegalStateException("The checkpoint of shard " + shardId + " moved under this aggregator", e);
         }
     }
 
