@@ -186,20 +186,8 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 writeToken, totals, aggregator, limits);
     }
 
-    public AppConfig withTotals(TotalsMode mode, boolean inProcessAggregator) {
-        return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                writeToken, mode, inProcessAggregator, limits);
-    }
 
-    public AppConfig withWriteToken(String token) {
-        return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                token, totals, aggregator, limits);
-    }
 
-    public AppConfig withDataDir(Path dir) {
-        return new AppConfig(port, endpoint, tableName, createTable, loadSample, dir, cursorSecret, batching,
-                writeToken, totals, aggregator, limits);
-    }
 
     private static String valueOr(Map<String, String> env, String name, String fallback) {
         String value = env.get(name);

@@ -29,10 +29,6 @@ final class FieldBindings {
         reads.put(FieldCoordinates.coordinates(type, field), kinds.isEmpty() ? Set.of() : EnumSet.copyOf(kinds));
     }
 
-    /** The reads a field may make; empty when it reads its parent's item only. */
-    Set<CatalogAccess> readsOf(String type, String field) {
-        return reads.getOrDefault(FieldCoordinates.coordinates(type, field), Set.of());
-    }
 
     /** Throws, naming every offending field, unless every field of the schema is served by the store. */
     void verify(GraphQLSchema schema, List<AccessPattern> patterns) {
