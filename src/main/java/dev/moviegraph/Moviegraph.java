@@ -23,6 +23,7 @@ import dev.moviegraph.local.SampleSnapshot;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -100,7 +101,8 @@ public final class Moviegraph implements AutoCloseable {
             DynamoCatalogWriter writer = new DynamoCatalogWriter(client, config.tableName(), config.totals(), writes);
             AppConfig.Limits limits = config.limits();
             GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics, new QueryLimits(
-                    limits.maxDepth(), limits.maxAliases(), limits.maxTokens(), limits.maxChars(), limits.introspection()));
+                    limits.maxDepth(), limits.maxAliases(), limits.maxTokens(), limits.maxChars(), limits.introspection(),
+                    limits.maxResultNodes(), limits.maxReadUnits(), Duration.ofMillis(limits.timeoutMillis())));
             if (config.totals() == TotalsMode.STREAM && config.aggregator()) {
                 String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
                 streams = DynamoClients.createStreams(endpoint);

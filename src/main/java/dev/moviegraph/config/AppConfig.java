@@ -41,9 +41,13 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
      * @param maxBodyBytes  MAX_BODY_BYTES: HTTP request body; larger is 413
      * @param introspection INTROSPECTION: __schema and __type queries (default on only when embedded)
      * @param corsOrigins   CORS_ORIGINS: origins allowed to call /graphql from a browser (default none)
+     * @param maxResultNodes MAX_RESULT_NODES: fields and list elements of one response
+     * @param maxReadUnits  MAX_READ_UNITS: DynamoDB read units one query may be estimated at and consume; 0: none
+     * @param timeoutMillis REQUEST_TIMEOUT_MS: how long a query may run before it is stopped
      */
     public record Limits(int maxDepth, int maxAliases, int maxTokens, int maxChars, int maxBodyBytes,
-                         boolean introspection, List<String> corsOrigins) {
+                         boolean introspection, List<String> corsOrigins, int maxResultNodes, int maxReadUnits,
+                         int timeoutMillis) {
         public Limits {
             corsOrigins = List.copyOf(corsOrigins);
         }
@@ -133,7 +137,10 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "MAX_QUERY_CHARS", 20_000, 1_000, 1_000_000, problems),
                 parseLimit(env, "MAX_BODY_BYTES", 102_400, 1_024, 10_485_760, problems),
                 parseBoolean(env, "INTROSPECTION", embedded, problems),
-                parseOrigins(env.get("CORS_ORIGINS"), problems));
+                parseOrigins(env.get("CORS_ORIGINS"), problems),
+                parseLimit(env, "MAX_RESULT_NODES", 20_000, 100, 10_000_000, problems),
+                parseLimit(env, "MAX_READ_UNITS", 100, 0, 1_000_000, problems),
+                parseLimit(env, "REQUEST_TIMEOUT_MS", 10_000, 100, 300_000, problems));
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }

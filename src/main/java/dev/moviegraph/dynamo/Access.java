@@ -95,6 +95,18 @@ enum Access {
         return WRITE_OPERATIONS.contains(operation);
     }
 
+    /**
+     * At most the read units one call reading {@code items} items consumes, with eventually consistent
+     * reads (half a unit per 4 KB): by key, every item is rounded up to 4 KB on its own; a Query sums
+     * the items' sizes ({@link TableLayout#ESTIMATED_ITEM_BYTES} each) and rounds up once.
+     */
+    double estimatedReadUnits(int items) {
+        if (operation.equals("Query")) {
+            return Math.max(1, Math.ceil((double) items * TableLayout.ESTIMATED_ITEM_BYTES / 4096)) * 0.5;
+        }
+        return items * 0.5;
+    }
+
     String operation() {
         return operation;
     }

@@ -71,7 +71,7 @@ public final class Batches {
             Call call = Call.byKey(context, Access.GET_ITEM, 1);
             GetItemRequest request = GetItemRequest.builder().tableName(table).key(distinct.get(0))
                     .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
-            return call.reportWhenDone(client.getItem(request).thenApply(response -> {
+            return call.reportWhenDone(call.send(() -> client.getItem(request)).thenApply(response -> {
                 call.page(response.hasItem() ? 1 : 0, Collections.singletonList(response.consumedCapacity()));
                 return new GetResult(response.hasItem() ? List.of(response.item()) : List.of(), List.of());
             }));
@@ -99,7 +99,7 @@ public final class Batches {
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
                 .overrideConfiguration(call.override())
                 .build();
-        return client.batchGetItem(request).thenCompose(response -> {
+        return call.send(() -> client.batchGetItem(request)).thenCompose(response -> {
             List<Map<String, AttributeValue>> items = response.responses().getOrDefault(table, List.of());
             call.page(items.size(), response.consumedCapacity());
             found.addAll(items);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.DoubleAdder;
+import java.util.function.Supplier;
 
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -69,10 +70,20 @@ final class Call {
         return override;
     }
 
+    /**
+     * Sends one read request of this call through the request's observer, which refuses it or cancels
+     * it when the request has been stopped (time limit, read budget). Writes are never sent this way:
+     * a write once started runs to its end, so its outcome is never left unknown by the gateway.
+     */
+    <T> CompletableFuture<T> send(Supplier<CompletableFuture<T>> request) {
+        return context.observer().send(request);
+    }
+
     /** Records one response. */
     void page(int itemCount, List<ConsumedCapacity> consumed) {
         pages.incrementAndGet();
         items.addAndGet(itemCount);
+        double readBefore = readUnits.sum();
         for (ConsumedCapacity capacity : consumed) {
             if (capacity == null) {
                 continue;
@@ -88,6 +99,7 @@ final class Call {
                 writeUnits.add(write == null ? 0 : write);
             }
         }
+        context.observer().consumed(readUnits.sum() - readBefore);
     }
 
     /** Reports the call when {@code future} ends, however it ends. */

@@ -87,7 +87,8 @@ public final class DynamoCatalog implements CatalogReader {
     @Override
     public List<PlannedCall> planFetch(int distinctKeys) {
         return distinctKeys == 0 ? List.of()
-                : List.of(new PlannedCall(Batches.accessFor(distinctKeys).describe(), Batches.callsFor(distinctKeys)));
+                : List.of(new PlannedCall(Batches.accessFor(distinctKeys).describe(), Batches.callsFor(distinctKeys),
+                        Batches.accessFor(distinctKeys).estimatedReadUnits(distinctKeys)));
     }
 
     private static Map<String, AttributeValue> keyOf(EntityRef<?> ref) {
@@ -125,7 +126,15 @@ public final class DynamoCatalog implements CatalogReader {
 
     @Override
     public List<PlannedCall> planMovie(MovieRead read) {
-        return oneCallEach(movieAccess(read));
+        return movieAccess(read).stream().map(access -> planned(access, switch (access) {
+            // the whole collection: every item is read, as many cast items as asked for at least
+            case WHOLE_COLLECTION -> 1 + read.cast().first() + 1 + read.totals().monthsForEstimate();
+            case MOVIE_WITH_CAST -> read.cast().first() + 2;
+            case CAST_PAGE -> read.cast().first() + 1;
+            case MOVIE_AND_TOTALS -> 1 + read.totals().monthsForEstimate();
+            case TOTALS -> read.totals().monthsForEstimate();
+            default -> 1;
+        })).toList();
     }
 
     @Override
@@ -251,7 +260,11 @@ public final class DynamoCatalog implements CatalogReader {
 
     @Override
     public List<PlannedCall> planFilmography(FilmographyRead read) {
-        return oneCallEach(filmographyAccess(read));
+        return filmographyAccess(read).stream().map(access -> planned(access, switch (access) {
+            case ACTOR_WITH_FILMOGRAPHY -> read.page().first() + 2;
+            case FILMOGRAPHY_PAGE -> read.page().first() + 1;
+            default -> 1;
+        })).toList();
     }
 
     @Override
@@ -306,13 +319,14 @@ public final class DynamoCatalog implements CatalogReader {
         return new CastPage(entries, items.size() > first);
     }
 
-    private static List<PlannedCall> oneCallEach(List<Access> accesses) {
-        return accesses.stream().map(access -> new PlannedCall(access.describe(), 1)).toList();
+    /** One call of {@code access} reading at most {@code items} items. */
+    private static PlannedCall planned(Access access, int items) {
+        return new PlannedCall(access.describe(), 1, access.estimatedReadUnits(items));
     }
 
     @Override
     public List<PlannedCall> planTopMovies(YearMonth month, int limit) {
-        return oneCallEach(List.of(Access.TOP_OF_MONTH));
+        return List.of(planned(Access.TOP_OF_MONTH, limit));
     }
 
     @Override

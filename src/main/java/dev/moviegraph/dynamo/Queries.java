@@ -41,7 +41,7 @@ final class Queries {
             DynamoDbAsyncClient client, Call call, QueryRequest query, int wanted, List<Map<String, AttributeValue>> found) {
         int remaining = wanted - found.size();
         QueryRequest request = wanted == Integer.MAX_VALUE ? query : query.toBuilder().limit(remaining).build();
-        return client.query(request).thenCompose(response -> {
+        return call.send(() -> client.query(request)).thenCompose(response -> {
             call.page(response.items().size(), java.util.Collections.singletonList(response.consumedCapacity()));
             found.addAll(response.items());
             if (found.size() >= wanted || !response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {

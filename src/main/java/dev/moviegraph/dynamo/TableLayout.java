@@ -64,6 +64,13 @@ public final class TableLayout {
     /** Optimistic version of a movie or actor item; the copies carry the version they copy. */
     public static final String VERSION = "version";
 
+    /**
+     * The size read estimates assume for every item (movie, actor, cast item, total): a little above the
+     * largest item of the sample catalog (a cast item of 228 bytes; p99 218). Items are this small
+     * because they hold only what a page shows; anything large would belong in an item of its own.
+     */
+    static final int ESTIMATED_ITEM_BYTES = 256;
+
     /** Billing order of a movie item inside its own collection: before every cast member. */
     static final String MOVIE_BILLING = BILLING_PREFIX + "0000";
     /** Uncredited cast members sort after every billed one. */

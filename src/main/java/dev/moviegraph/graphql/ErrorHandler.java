@@ -2,6 +2,7 @@ package dev.moviegraph.graphql;
 
 import dev.moviegraph.catalog.InvalidInputException;
 import dev.moviegraph.catalog.NotFoundException;
+import dev.moviegraph.catalog.RequestStoppedException;
 import dev.moviegraph.catalog.StoreUnavailableException;
 
 import graphql.GraphQLError;
@@ -48,6 +49,12 @@ final class ErrorHandler implements DataFetcherExceptionHandler {
         if (failure instanceof NotFoundException) {
             return builder.message(failure.getMessage()).errorType(ErrorType.NOT_FOUND)
                     .extensions(Map.of("code", ErrorType.NOT_FOUND.name())).build();
+        }
+        if (failure instanceof RequestStoppedException stopped) {
+            ErrorType type = stopped.reason() == RequestStoppedException.Reason.TIME_LIMIT
+                    ? ErrorType.TIMEOUT : ErrorType.LIMIT_EXCEEDED;
+            return builder.message(stopped.getMessage()).errorType(type)
+                    .extensions(Map.of("code", type.name())).build();
         }
         String id = UUID.randomUUID().toString();
         if (failure instanceof SdkException || failure instanceof StoreUnavailableException) {

@@ -10,8 +10,13 @@ public enum ErrorType implements ErrorClassification {
     GRAPHQL_VALIDATION_FAILED,
     /** An argument is malformed or out of range (ids, months, cursors, page sizes). */
     BAD_USER_INPUT,
-    /** The request asks for more than a limit allows (depth, aliases, tokens, characters). */
+    /**
+     * The request asks for or uses more than a limit allows: depth, aliases, tokens, characters, result
+     * nodes, or read units (estimated before, or consumed while executing).
+     */
     LIMIT_EXCEEDED,
+    /** The query ran past its time limit (REQUEST_TIMEOUT_MS) and was stopped, its DynamoDB calls cancelled. */
+    TIMEOUT,
     /** A write named a movie or actor that does not exist. */
     NOT_FOUND,
     /** A mutation without the right bearer token (HTTP 401). */

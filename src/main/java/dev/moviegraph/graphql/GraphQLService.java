@@ -3,6 +3,8 @@ package dev.moviegraph.graphql;
 import dev.moviegraph.catalog.CallObserver;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CatalogWriter;
+import dev.moviegraph.catalog.RequestStoppedException;
+import dev.moviegraph.catalog.RequestStoppedException.Reason;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.metrics.GatewayMetrics.Outcome;
 
@@ -25,6 +27,8 @@ import graphql.language.Document;
 import graphql.language.OperationDefinition;
 import graphql.parser.InvalidSyntaxException;
 import graphql.parser.Parser;
+import graphql.parser.ParserEnvironment;
+import graphql.execution.ResultNodesInfo;
 import graphql.schema.GraphQLSchema;
 import graphql.schema.idl.SchemaGenerator;
 import graphql.schema.idl.SchemaParser;
@@ -34,12 +38,16 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The schema, built once from schema.graphqls and checked against the store's access patterns, and the
@@ -58,6 +66,9 @@ public final class GraphQLService {
     private final Loaders loaders;
     private final GatewayMetrics metrics;
     private final QueryLimits limits;
+    private final Cache<String, PreparsedDocumentEntry> documents;
+    /** Fires each query's time limit; one daemon thread, cancelled timers are removed at once. */
+    private final ScheduledThreadPoolExecutor deadlines;
 
     public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics) {
         this(catalog, writer, batching, metrics, QueryLimits.DEFAULTS);
@@ -97,20 +108,92 @@ public final class GraphQLService {
         this.loaders = new Loaders(batching, metrics);
         this.metrics = metrics;
         this.limits = limits;
+        this.documents = documents;
+        this.deadlines = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "moviegraph-deadlines");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.deadlines.setRemoveOnCancelPolicy(true);
     }
 
     public CompletableFuture<Map<String, Object>> execute(GraphQLRequest request, TraceMode mode) {
-        if (mode == TraceMode.PLAN && operationKind(request).orElse(null) == OperationDefinition.Operation.MUTATION) {
+        OperationDefinition.Operation kind = operationKind(request).orElse(null);
+        if (mode == TraceMode.PLAN && kind == OperationDefinition.Operation.MUTATION) {
             return CompletableFuture.completedFuture(Map.of("errors", List.of(Map.of(
                     "message", "Moviegraph-Trace: plan is for queries; a mutation is never planned, only executed",
                     "extensions", Map.of("code", "BAD_REQUEST")))));
         }
         long start = System.nanoTime();
+        if (mode == TraceMode.PLAN) {
+            PlanningCatalog planning = new PlanningCatalog(catalog, limits.maxReadUnits());
+            ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE));
+            return graphQL.executeAsync(input).thenApply(result -> {
+                Map<String, Object> response = new LinkedHashMap<>(toSpecification(result, false));
+                // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
+                response.remove("data");
+                response.put("extensions", Map.of("plan", planning.describe()));
+                return finish(response, input, request, Outcome.PLANNED, start);
+            });
+        }
+        if (kind != OperationDefinition.Operation.QUERY || limits.maxReadUnits() <= 0) {
+            return run(request, kind, mode, start);
+        }
+        // Estimate first: the same fetchers over the planning catalog, which calls nothing.
+        PlanningCatalog estimate = new PlanningCatalog(catalog, limits.maxReadUnits());
+        ExecutionInput planInput = input(request, new RequestScope(estimate, null, CallObserver.NONE));
+        return graphQL.executeAsync(planInput).thenCompose(planned -> {
+            if (!estimate.stopped()) {
+                return run(request, kind, mode, start);
+            }
+            Map<String, Object> response = new LinkedHashMap<>();
+            response.put("errors", List.of(overBudget(estimate.readUnits())));
+            response.put("extensions", Map.of("plan", estimate.describe()));
+            return CompletableFuture.completedFuture(finish(response, planInput, request, Outcome.REJECTED, start));
+        });
+    }
+
+    private Map<String, Object> overBudget(double estimate) {
+        return Map.of("message", "This query could read at least " + RequestGuard.format(estimate)
+                        + " read units (estimated from its plan before any DynamoDB call), more than the budget of "
+                        + RequestGuard.format(limits.maxReadUnits()) + " per request (MAX_READ_UNITS). Ask for fewer"
+                        + " items (ids, first, limit) or less nesting; extensions.plan shows what each field costs",
+                "extensions", Map.of("code", ErrorType.LIMIT_EXCEEDED.name(),
+                        "estimatedReadUnits", estimate, "readBudget", limits.maxReadUnits()));
+    }
+
+    /** Executes the request for real, under its read budget and, for a query, its time limit. */
+    private CompletableFuture<Map<String, Object>> run(GraphQLRequest request, OperationDefinition.Operation kind,
+                                                       TraceMode mode, long start) {
         RequestReceipt receipt = new RequestReceipt(start, metrics);
-        PlanningCatalog planning = mode == TraceMode.PLAN ? new PlanningCatalog(catalog) : null;
-        RequestScope scope = planning != null ? new RequestScope(planning, null, CallObserver.NONE)
-                : new RequestScope(catalog, writer, receipt);
-        ExecutionInput input = ExecutionInput.newExecutionInput()
+        boolean query = kind != OperationDefinition.Operation.MUTATION;
+        // A write once started runs to its end (bounded by the SDK's timeouts), so its outcome is known.
+        RequestGuard guard = new RequestGuard(receipt, query ? limits.maxReadUnits() : 0);
+        ExecutionInput input = input(request, new RequestScope(catalog, writer, guard));
+        ScheduledFuture<?> timer = query && limits.timeout() != null ? deadlines.schedule(() -> {
+            guard.stop(new RequestStoppedException(Reason.TIME_LIMIT, "The query ran longer than its time limit of "
+                    + limits.timeout().toMillis() + " ms (REQUEST_TIMEOUT_MS) and was stopped; this field was not read"));
+            input.cancel();
+        }, limits.timeout().toMillis(), TimeUnit.MILLISECONDS) : null;
+        return graphQL.executeAsync(input).thenApply(result -> {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            Map<String, Object> response = new LinkedHashMap<>(toSpecification(result, guard.isStopped()));
+            Map<String, Object> extensions = new LinkedHashMap<>();
+            extensions.put("cost", receipt.cost());
+            if (mode == TraceMode.ON) {
+                extensions.put("trace", receipt.trace(System.nanoTime()));
+            }
+            response.put("extensions", extensions);
+            Outcome outcome = !response.containsKey("data") ? Outcome.REJECTED
+                    : response.containsKey("errors") ? Outcome.PARTIAL : Outcome.OK;
+            return finish(response, input, request, outcome, start);
+        });
+    }
+
+    private ExecutionInput input(GraphQLRequest request, RequestScope scope) {
+        return ExecutionInput.newExecutionInput()
                 .query(request.query())
                 .operationName(request.operationName())
                 .variables(request.variables())
@@ -119,39 +202,45 @@ public final class GraphQLService {
                         .put(DataLoaderDispatchingContextKeys.ENABLE_DATA_LOADER_CHAINING, true)
                         .put(ParserOptions.class, limits.parserOptions())
                         .put(Introspection.INTROSPECTION_DISABLED, !limits.introspection())
+                        .put(ResultNodesInfo.MAX_RESULT_NODES, limits.maxResultNodes())
                         .put(RequestScope.class, scope))
                 .build();
-        return graphQL.executeAsync(input).thenApply(result -> {
-            Map<String, Object> response = new LinkedHashMap<>(toSpecification(result));
-            Map<String, Object> extensions = new LinkedHashMap<>();
-            Outcome outcome;
-            if (planning != null) {
-                // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
-                response.remove("data");
-                extensions.put("plan", planning.describe());
-                outcome = Outcome.PLANNED;
-            } else {
-                extensions.put("cost", receipt.cost());
-                if (mode == TraceMode.ON) {
-                    extensions.put("trace", receipt.trace(System.nanoTime()));
-                }
-                outcome = !response.containsKey("data") ? Outcome.REJECTED
-                        : response.containsKey("errors") ? Outcome.PARTIAL : Outcome.OK;
+    }
+
+    private Map<String, Object> finish(Map<String, Object> response, ExecutionInput input, GraphQLRequest request,
+                                       Outcome outcome, long start) {
+        ResultNodesInfo nodes = input.getGraphQLContext().get(ResultNodesInfo.RESULT_NODES_INFO);
+        if (nodes != null && nodes.isMaxResultNodesExceeded()) {
+            // graphql-java leaves the fields past the limit null without a word; say so.
+            List<Object> errors = new ArrayList<>();
+            errors.add(Map.of("message", "The result has more than " + limits.maxResultNodes()
+                    + " fields and list elements (MAX_RESULT_NODES); the fields past the limit are null."
+                    + " Ask for fewer items (ids, first, limit) or fewer fields",
+                    "extensions", Map.of("code", ErrorType.LIMIT_EXCEEDED.name())));
+            if (response.get("errors") instanceof List<?> others) {
+                errors.addAll(others);
             }
-            response.put("extensions", extensions);
-            metrics.request(input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
-                    outcome, System.nanoTime() - start);
-            return response;
-        });
+            response.put("errors", errors);
+            outcome = outcome == Outcome.OK ? Outcome.PARTIAL : outcome;
+        }
+        metrics.request(input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
+                outcome, System.nanoTime() - start);
+        return response;
     }
 
     /**
      * The kind of operation a request would run (query, mutation...), or empty when the document does
      * not parse or does not name one operation unambiguously; execution then reports the exact error.
+     * A document seen before is taken from the cache, a new one is parsed within the parser limits.
      */
     public Optional<OperationDefinition.Operation> operationKind(GraphQLRequest request) {
         try {
-            Document document = Parser.parse(request.query());
+            PreparsedDocumentEntry cached = documents.getIfPresent(request.query());
+            Document document = cached != null ? cached.getDocument()
+                    : Parser.parse(new ParserEnvironment.Builder()
+                            .document(request.query())
+                            .parserOptions(limits.parserOptions())
+                            .build());
             List<OperationDefinition> operations = document.getDefinitionsOfType(OperationDefinition.class);
             return operations.stream()
                     .filter(op -> request.operationName() == null ? operations.size() == 1
@@ -164,15 +253,16 @@ public final class GraphQLService {
     }
 
     /** The spec-shaped result, where every error has an {@code extensions.code}. */
-    private static Map<String, Object> toSpecification(ExecutionResult result) {
+    private static Map<String, Object> toSpecification(ExecutionResult result, boolean stopped) {
         if (result.getErrors().isEmpty()) {
             return result.toSpecification();
         }
-        List<GraphQLError> coded = result.getErrors().stream().map(GraphQLService::withCode).toList();
+        List<GraphQLError> coded = result.getErrors().stream().map(error -> withCode(error, stopped)).toList();
         return result.transform(builder -> builder.errors(coded)).toSpecification();
     }
 
-    private static GraphQLError withCode(GraphQLError error) {
+    /** @param stopped whether the request was stopped at its time limit (which also cancels execution) */
+    private static GraphQLError withCode(GraphQLError error, boolean stopped) {
         if (error.getExtensions() != null && error.getExtensions().containsKey("code")) {
             return error;
         }
@@ -181,8 +271,8 @@ public final class GraphQLService {
                 ? (error.getMessage() != null && error.getMessage().contains("parsing has been cancelled")
                         ? ErrorType.LIMIT_EXCEEDED : ErrorType.GRAPHQL_PARSE_FAILED)
                 : type == graphql.ErrorType.ValidationError ? ErrorType.GRAPHQL_VALIDATION_FAILED
-                // the depth limit aborts before execution; nothing else aborts here
-                : type == graphql.ErrorType.ExecutionAborted ? ErrorType.LIMIT_EXCEEDED
+                // the depth limit aborts before execution, the time limit cancels it while it runs
+                : type == graphql.ErrorType.ExecutionAborted ? (stopped ? ErrorType.TIMEOUT : ErrorType.LIMIT_EXCEEDED)
                 : ErrorType.INTERNAL;
         Map<String, Object> extensions = new HashMap<>();
         if (error.getExtensions() != null) {
