@@ -38,7 +38,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -211,17 +210,14 @@ public final class GraphQLService {
                                        Outcome outcome, long start) {
         ResultNodesInfo nodes = input.getGraphQLContext().get(ResultNodesInfo.RESULT_NODES_INFO);
         if (nodes != null && nodes.isMaxResultNodesExceeded()) {
-            // graphql-java leaves the fields past the limit null without a word; say so.
-            List<Object> errors = new ArrayList<>();
-            errors.add(Map.of("message", "The result has more than " + limits.maxResultNodes()
-                    + " fields and list elements (MAX_RESULT_NODES); the fields past the limit are null."
+            // graphql-java leaves the fields past the limit null without a word, and null in a non-null
+            // field spreads up; what is left would be misleading, so the answer is the limit alone.
+            response.put("data", null);
+            response.put("errors", List.of(Map.of("message", "The result would have more than "
+                    + limits.maxResultNodes() + " fields and list elements (MAX_RESULT_NODES)."
                     + " Ask for fewer items (ids, first, limit) or fewer fields",
-                    "extensions", Map.of("code", ErrorType.LIMIT_EXCEEDED.name())));
-            if (response.get("errors") instanceof List<?> others) {
-                errors.addAll(others);
-            }
-            response.put("errors", errors);
-            outcome = outcome == Outcome.OK ? Outcome.PARTIAL : outcome;
+                    "extensions", Map.of("code", ErrorType.LIMIT_EXCEEDED.name()))));
+            outcome = Outcome.REJECTED;
         }
         metrics.request(input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
                 outcome, System.nanoTime() - start);

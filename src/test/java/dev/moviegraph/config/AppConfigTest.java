@@ -129,6 +129,9 @@ class AppConfigTest {
 
         assertEquals(15, embedded.maxDepth());
         assertEquals(102_400, embedded.maxBodyBytes());
+        assertEquals(20_000, embedded.maxResultNodes());
+        assertEquals(100, embedded.maxReadUnits());
+        assertEquals(10_000, embedded.timeoutMillis());
         assertTrue(embedded.introspection());
         assertFalse(aws.introspection());
         assertEquals(List.of(), aws.corsOrigins());
@@ -144,6 +147,14 @@ class AppConfigTest {
         assertTrue(e.getMessage().contains("MAX_QUERY_DEPTH='0' must be a whole number from 2 to 100"), e.getMessage());
         assertTrue(e.getMessage().contains("MAX_BODY_BYTES='lots'"), e.getMessage());
         assertTrue(e.getMessage().contains("CORS_ORIGINS entry '*'"), e.getMessage());
+        ConfigException execution = assertThrows(ConfigException.class, () -> AppConfig.fromEnvironment(Map.of(
+                "MAX_RESULT_NODES", "10", "MAX_READ_UNITS", "-1", "REQUEST_TIMEOUT_MS", "1h")));
+        assertTrue(execution.getMessage().contains("MAX_RESULT_NODES='10' must be a whole number from 100"),
+                execution.getMessage());
+        assertTrue(execution.getMessage().contains("MAX_READ_UNITS='-1'"), execution.getMessage());
+        assertTrue(execution.getMessage().contains("REQUEST_TIMEOUT_MS='1h'"), execution.getMessage());
+        assertEquals(0, AppConfig.fromEnvironment(Map.of("MAX_READ_UNITS", "0")).limits().maxReadUnits(),
+                "0 turns the budget off");
         assertEquals(List.of("https://a.example.com", "http://localhost:3000"), AppConfig.fromEnvironment(Map.of(
                 "CORS_ORIGINS", "https://a.example.com, http://localhost:3000")).limits().corsOrigins());
     }

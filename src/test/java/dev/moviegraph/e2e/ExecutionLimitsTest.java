@@ -1,0 +1,146 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.Moviegraph;
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.support.DelayingProxy;
+import dev.moviegraph.support.GraphQLClient;
+import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.RequestCounter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The limits that act while a request executes, on a server with tight ones: MAX_RESULT_NODES=100,
+ * MAX_READ_UNITS=1 and REQUEST_TIMEOUT_MS=1000. Its DynamoDB (a DynamoDB Local with the sample) sits
+ * behind a proxy that holds back every request for one movie's collection for 5 s.
+ */
+class ExecutionLimitsTest {
+    private static final String TOKEN = "a-write-token-of-some-length";
+    private static final String SLOW_MOVIE = "tt0068646";
+    private static final Duration DELAY = Duration.ofSeconds(5);
+
+    private static Path dir;
+    private static EmbeddedDynamo dynamo;
+    private static DelayingProxy proxy;
+    private static Moviegraph server;
+    private static GraphQLClient client;
+    private static final RequestCounter counter = new RequestCounter();
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("moviegraph-limits");
+        dynamo = EmbeddedDynamo.persistent(dir, true);
+        proxy = new DelayingProxy(dynamo.endpoint(), "mov#" + SLOW_MOVIE, DELAY);
+        server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("PORT", "0",
+                "DYNAMODB_ENDPOINT", proxy.uri().toString(), "WRITE_TOKEN", TOKEN,
+                "MAX_RESULT_NODES", "100", "MAX_READ_UNITS", "1", "REQUEST_TIMEOUT_MS", "1000")), List.of(counter));
+        client = new GraphQLClient(server.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        proxy.close();
+        dynamo.close();
+    }
+
+    private static Response write(String mutation) {
+        Response response = client.post(GraphQLClient.body(mutation, Map.of()), "application/json", "application/json",
+                Map.of("Authorization", "Bearer " + TOKEN));
+        assertTrue(response.errors().isMissingNode(), response.raw().body());
+        return response;
+    }
+
+    @Test
+    void aResultPastMaxResultNodesSaysSoInsteadOfSilentlyDroppingFields() {
+        // 30 totals x (streams, month, movie, id, title) is past 100 result nodes, within one read unit
+        String query = "{ topMovies(month: \"2024-05\", limit: 30) { streams month movie { id title } } }";
+
+        Response response = client.query(query);
+
+        JsonNode errors = response.errors();
+        assertEquals("LIMIT_EXCEEDED", response.firstErrorCode(), response.raw().body());
+        assertTrue(errors.get(0).path("message").asText().contains("MAX_RESULT_NODES"), errors.toString());
+        assertEquals(1, errors.size(), "only the limit, not what cutting the result did: " + errors);
+        assertTrue(response.data().isNull(), "a cut result would mislead: " + response.raw().body());
+        Response small = client.query("{ topMovies(month: \"2024-05\", limit: 5) { streams month movie { id title } } }");
+        assertTrue(small.errors().isMissingNode(), "within the limit: " + small.raw().body());
+    }
+
+    @Test
+    void aQueryThatConsumesMoreThanItsBudgetIsStoppedBeforeItsNextRead() {
+        // A movie with 70 months of totals: asking for its cast and one month reads its whole collection
+        // (~9 KB: 1.5 read units), while the plan counts the month asked for (0.5 units), so only
+        // consumption can catch it.
+        write("mutation { putMovie(input: {id: \"tt9610001\", title: \"Long Runner\", year: 2015}) { id } }");
+        write("mutation { castActor(movieId: \"tt9610001\", actorId: \"nm0000151\", characters: [\"Narrator\"], "
+                + "billing: 1) { billing } }");
+        for (int i = 0; i < 70; i++) {
+            String at = java.time.YearMonth.of(2015, 1).plusMonths(i) + "-15T12:00:00Z";
+            write("mutation { recordStream(input: {movieId: \"tt9610001\", streamId: \"budget-" + i + "\", at: \""
+                    + at + "\"}) { counted } }");
+        }
+        String query = "{ movie(id: \"tt9610001\") { title streamTotals(from: \"2015-01\", to: \"2015-01\") { streams } "
+                + "cast(first: 1) { edges { node { actor { name birthYear } } } } } }";
+        assertEquals(1.0, client.traced("plan", query, Map.of()).body().path("extensions").path("plan")
+                .path("readUnits").asDouble(), "within the budget by estimate");
+        counter.reset();
+
+        Response response = client.query(query);
+
+        assertEquals(1, response.data().path("movie").path("streamTotals").path(0).path("streams").asInt(),
+                "the read that went past the budget had already been paid for and keeps its data: "
+                        + response.raw().body());
+        assertEquals("LIMIT_EXCEEDED", response.firstErrorCode(), response.raw().body());
+        assertEquals("[\"movie\",\"cast\",\"edges\",0,\"node\",\"actor\",\"birthYear\"]",
+                response.errors().get(0).path("path").toString(), "the actor's own read was refused");
+        assertTrue(response.errors().get(0).path("message").asText().contains("budget of 1"),
+                response.raw().body());
+        assertEquals(List.of("Query"), counter.operations(), "the actor's GetItem was never sent");
+        assertTrue(response.body().path("extensions").path("cost").path("readUnits").asDouble() > 1);
+    }
+
+    @Test
+    void aQueryPastItsTimeLimitIsStoppedAndItsDynamoDbCallCancelled() {
+        String query = "{ fast: movie(id: \"tt0111161\") { title } slow: movie(id: \"" + SLOW_MOVIE + "\") { "
+                + "title cast(first: 2) { edges { node { billing } } } } }";
+        int delayedBefore = proxy.delayed();
+        long start = System.nanoTime();
+
+        Response response = client.traced("on", query, Map.of());
+
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(tookMs < DELAY.toMillis() - 1_000, "answered at the time limit, not after the slow call: " + tookMs);
+        assertEquals(delayedBefore + 1, proxy.delayed(), "the slow call really was in flight");
+        assertEquals("TIMEOUT", response.firstErrorCode(), response.raw().body());
+        assertTrue(response.errors().get(0).path("message").asText().contains("REQUEST_TIMEOUT_MS"));
+        assertEquals("The Shawshank Redemption", response.data().path("fast").path("title").asText(),
+                "what was read in time is kept");
+        JsonNode calls = response.body().path("extensions").path("trace").path("calls");
+        JsonNode slowCall = null;
+        for (JsonNode call : calls) {
+            if (call.path("keyCondition").asText().contains(SLOW_MOVIE)) {
+                slowCall = call;
+            }
+        }
+        assertTrue(slowCall != null && slowCall.path("failed").asBoolean(), calls.toString());
+        assertTrue(slowCall.path("durationMs").asDouble() < DELAY.toMillis() - 1_000,
+                "cancelled at the limit: " + slowCall);
+        Response after = client.query("{ movie(id: \"tt0111161\") { title } }");
+        assertTrue(after.errors().isMissingNode(), "the server is fine afterwards: " + after.raw().body());
+    }
+}

@@ -1,0 +1,88 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.TestServer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read budget on the shared server (MAX_READ_UNITS = 100): a query is estimated from its plan before
+ * any DynamoDB call and refused when the estimate is over, and the estimate is an upper bound of what
+ * the real execution then consumes.
+ */
+class ReadBudgetTest {
+    private final TestServer server = TestServer.get();
+
+    private String ids(int count) {
+        return server.sample().movies().stream().limit(count).map(Movie::id)
+                .map(id -> "\"" + id.value() + "\"").collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    @Test
+    void aQueryEstimatedOverTheBudgetIsRefusedBeforeAnyCallAndTheErrorStatesTheEstimate() {
+        // 50 movies x 100 cast x their 100-movie filmographies: a fan-out no budget should pay for
+        String query = "{ movies(ids: " + ids(50) + ") { title cast(first: 100) { edges { node { actor { name "
+                + "movies(first: 100) { edges { node { movie { title } } } } } } } } } }";
+        server.counter().reset();
+
+        Response response = server.client().query(query);
+
+        assertEquals("LIMIT_EXCEEDED", response.firstErrorCode(), response.raw().body());
+        assertEquals(List.of(), server.counter().operations(), "refused before any DynamoDB call");
+        JsonNode error = response.errors().get(0);
+        double estimate = error.path("extensions").path("estimatedReadUnits").asDouble();
+        assertTrue(estimate > 100, response.raw().body());
+        assertEquals(100, error.path("extensions").path("readBudget").asDouble());
+        assertTrue(error.path("message").asText().contains("MAX_READ_UNITS"), error.toString());
+        assertTrue(response.data().isMissingNode(), "not executed, so no data");
+        assertTrue(response.body().path("extensions").path("plan").path("fields").size() > 0,
+                "the plan says which fields cost what");
+    }
+
+    @Test
+    void theSameFanOutWithSmallerPagesFitsTheBudgetAndRuns() {
+        String query = "{ movies(ids: " + ids(3) + ") { title cast(first: 3) { edges { node { actor { name "
+                + "movies(first: 3) { edges { node { movie { title } } } } } } } } } }";
+
+        Response response = server.client().query(query);
+
+        assertTrue(response.errors().isMissingNode(), response.raw().body());
+        assertEquals(3, response.data().path("movies").size());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{ movie(id: \"tt0111161\") { title } }",
+        "{ movie(id: \"tt0111161\") { title cast(first: 5) { edges { node { actor { name birthYear } } } } } }",
+        "{ movie(id: \"tt0111161\") { cast(first: 3) { edges { node { character: characters } } } streamTotals { streams } } }",
+        "{ movie(id: \"tt0111161\") { title streamTotals(from: \"2023-01\", to: \"2024-12\") { streams } } }",
+        "{ actor(id: \"nm0000151\") { name movies(first: 10) { edges { node { movie { title year } } } } } }",
+        "{ topMovies(month: \"2024-05\", limit: 10) { streams movie { title genres } } }",
+        "{ topMovies(month: \"2024-05\", limit: 100) { streams movie { title cast(first: 2) { edges { node { actor { name } } } } } } }"
+    })
+    void thePlansEstimateIsAtLeastWhatTheQueryThenConsumes(String query) {
+        Response plan = server.client().traced("plan", query, Map.of());
+        double estimate = plan.body().path("extensions").path("plan").path("readUnits").asDouble();
+
+        Response run = server.client().query(query);
+
+        assertTrue(run.errors().isMissingNode(), run.raw().body());
+        double consumed = run.body().path("extensions").path("cost").path("readUnits").asDouble();
+        assertTrue(consumed > 0, run.raw().body());
+        assertTrue(estimate >= consumed, "estimate " + estimate + " < consumed " + consumed + " for " + query);
+        assertFalse(plan.body().path("extensions").path("plan").has("complete"), "planned to the end");
+    }
+}
