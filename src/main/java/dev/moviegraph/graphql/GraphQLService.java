@@ -126,7 +126,7 @@ public final class GraphQLService {
         long start = System.nanoTime();
         if (mode == TraceMode.PLAN) {
             PlanningCatalog planning = new PlanningCatalog(catalog, limits.maxReadUnits());
-            ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE));
+            ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE), true, false);
             return graphQL.executeAsync(input).thenApply(result -> {
                 Map<String, Object> response = new LinkedHashMap<>(toSpecification(result, false));
                 // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
@@ -136,14 +136,14 @@ public final class GraphQLService {
             });
         }
         if (kind != OperationDefinition.Operation.QUERY || limits.maxReadUnits() <= 0) {
-            return run(request, kind, mode, start);
+            return run(request, kind, mode, start, false);
         }
         // Estimate first: the same fetchers over the planning catalog, which calls nothing.
         PlanningCatalog estimate = new PlanningCatalog(catalog, limits.maxReadUnits());
-        ExecutionInput planInput = input(request, new RequestScope(estimate, null, CallObserver.NONE));
+        ExecutionInput planInput = input(request, new RequestScope(estimate, null, CallObserver.NONE), true, false);
         return graphQL.executeAsync(planInput).thenCompose(planned -> {
             if (!estimate.stopped()) {
-                return run(request, kind, mode, start);
+                return run(request, kind, mode, start, true);
             }
             Map<String, Object> response = new LinkedHashMap<>();
             response.put("errors", List.of(overBudget(estimate.readUnits())));
@@ -163,12 +163,12 @@ public final class GraphQLService {
 
     /** Executes the request for real, under its read budget and, for a query, its time limit. */
     private CompletableFuture<Map<String, Object>> run(GraphQLRequest request, OperationDefinition.Operation kind,
-                                                       TraceMode mode, long start) {
+                                                       TraceMode mode, long start, boolean estimated) {
         RequestReceipt receipt = new RequestReceipt(start, metrics);
         boolean query = kind != OperationDefinition.Operation.MUTATION;
         // A write once started runs to its end (bounded by the SDK's timeouts), so its outcome is known.
         RequestGuard guard = new RequestGuard(receipt, query ? limits.maxReadUnits() : 0);
-        ExecutionInput input = input(request, new RequestScope(catalog, writer, guard));
+        ExecutionInput input = input(request, new RequestScope(catalog, writer, guard), false, estimated);
         ScheduledFuture<?> timer = query && limits.timeout() != null ? deadlines.schedule(() -> {
             guard.stop(new RequestStoppedException(Reason.TIME_LIMIT, "The query ran longer than its time limit of "
                     + limits.timeout().toMillis() + " ms (REQUEST_TIMEOUT_MS) and was stopped; this field was not read"));
@@ -191,13 +191,18 @@ public final class GraphQLService {
         });
     }
 
-    private ExecutionInput input(GraphQLRequest request, RequestScope scope) {
+    /**
+     * @param planning     a planning run (its DataLoader batches are not measured)
+     * @param secondLookup the request's document was already looked up (by its estimate)
+     */
+    private ExecutionInput input(GraphQLRequest request, RequestScope scope, boolean planning, boolean secondLookup) {
         return ExecutionInput.newExecutionInput()
                 .query(request.query())
                 .operationName(request.operationName())
                 .variables(request.variables())
-                .dataLoaderRegistry(loaders.newRegistry(scope.catalog(), scope.observer()))
+                .dataLoaderRegistry(loaders.newRegistry(scope.catalog(), scope.observer(), planning))
                 .graphQLContext(context -> context
+                        .put(CachedDocuments.SECOND_LOOKUP, secondLookup)
                         .put(DataLoaderDispatchingContextKeys.ENABLE_DATA_LOADER_CHAINING, true)
                         .put(ParserOptions.class, limits.parserOptions())
                         .put(Introspection.INTROSPECTION_DISABLED, !limits.introspection())
@@ -231,7 +236,8 @@ public final class GraphQLService {
      */
     public Optional<OperationDefinition.Operation> operationKind(GraphQLRequest request) {
         try {
-            PreparsedDocumentEntry cached = documents.getIfPresent(request.query());
+            // asMap().get: not a lookup the cache's statistics should count
+            PreparsedDocumentEntry cached = documents.asMap().get(request.query());
             Document document = cached != null ? cached.getDocument()
                     : Parser.parse(new ParserEnvironment.Builder()
                             .document(request.query())

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
 
 import org.dataloader.BatchLoaderEnvironment;
 import org.dataloader.BatchLoaderWithContext;
@@ -52,18 +53,20 @@ final class Loaders {
         this.metrics = metrics;
     }
 
-    DataLoaderRegistry newRegistry(CatalogReader catalog, CallObserver observer) {
+    /** @param planning whether the registry serves a planning run: its batches are not DynamoDB's, not measured */
+    DataLoaderRegistry newRegistry(CatalogReader catalog, CallObserver observer, boolean planning) {
+        BiConsumer<String, Integer> batch = planning ? (loader, size) -> { } : metrics::batch;
         BatchLoaderWithContext<EntityRef<?>, Try<Object>> entities = (refs, env) -> {
-            metrics.batch(ENTITIES, refs.size());
+            batch.accept(ENTITIES, refs.size());
             return catalog.fetch(refs, new CallContext(observer, paths(env)))
                     .thenApply(fetched -> refs.stream().map(ref -> outcome(fetched, ref)).toList());
         };
         BatchLoaderWithContext<MovieRead, Try<MovieCollection>> collections = (reads, env) -> {
-            metrics.batch(MOVIE_COLLECTIONS, reads.size());
+            batch.accept(MOVIE_COLLECTIONS, reads.size());
             return eachTogether(reads, env, observer, catalog::readMovie);
         };
         BatchLoaderWithContext<FilmographyRead, Try<Filmography>> filmographies = (reads, env) -> {
-            metrics.batch(FILMOGRAPHIES, reads.size());
+            batch.accept(FILMOGRAPHIES, reads.size());
             return eachTogether(reads, env, observer, catalog::readFilmography);
         };
         // Off means batches of one key, not setBatchingEnabled(false): java-dataloader 6.0.0's unbatched
