@@ -90,6 +90,16 @@ class DeploymentSettingsTest {
     }
 
     @Test
+    void aMisspelledFieldIsNotAnsweredWithSuggestionsThatWouldGiveTheSchemaAway() {
+        Response response = client.query("{ movie(id: \"tt0111161\") { titel } }");
+
+        assertEquals("GRAPHQL_VALIDATION_FAILED", response.firstErrorCode());
+        String message = response.errors().get(0).path("message").asText();
+        assertTrue(message.contains("'titel'"), message);
+        assertTrue(!message.contains("Did you mean") && !message.contains("'title'"), message);
+    }
+
+    @Test
     void aBodyOverTheConfiguredSizeIs413() {
         String padded = "{\"query\": \"{ movie(id: \\\"tt0111161\\\") { title } }\", \"variables\": {\"pad\": \""
                 + "x".repeat(3_000) + "\"}}";
