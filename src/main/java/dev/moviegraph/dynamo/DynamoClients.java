@@ -27,22 +27,23 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
  */
 public final class DynamoClients {
     /** One HTTP attempt; a GetItem or a page of a Query answers in milliseconds. */
-    static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
+    private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
     /** One call, every retry and backoff included: the most a field ever waits for DynamoDB. */
     static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     /** TCP connect; DynamoDB and a local emulator accept in milliseconds. */
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     /** Attempts per call, the first included (the SDK's STANDARD default is 3, DynamoDB's own 9). */
     public static final int MAX_ATTEMPTS = 5;
     /**
      * Before retry n (n = 1..4) after a throttling error (ProvisionedThroughputExceeded, Throttling,
-     * RequestLimitExceeded, HTTP 429): a random wait below 200 ms x 2^(n-1), at most 2 s; 3 s in all
-     * at worst, 1.5 s on average. STANDARD's own 1 s base would spend the call timeout on 3 attempts.
+     * RequestLimitExceeded, HTTP 429): a random wait below 200 ms x 2^(n-1), at most 2 s; below 3 s in
+     * all, 1.5 s on average. STANDARD's own base of 1 s (up to 20 s) would let five attempts outlast the
+     * call timeout, which ends in a timeout error instead of a throttling one.
      */
-    static final BackoffStrategy THROTTLING_BACKOFF = BackoffStrategy.exponentialDelay(
+    private static final BackoffStrategy THROTTLING_BACKOFF = BackoffStrategy.exponentialDelay(
             Duration.ofMillis(200), Duration.ofSeconds(2));
     /** Before retry n after any other retryable failure (5xx, I/O, timeouts): below 50 ms x 2^(n-1). */
-    static final BackoffStrategy BACKOFF = BackoffStrategy.exponentialDelay(
+    private static final BackoffStrategy BACKOFF = BackoffStrategy.exponentialDelay(
             Duration.ofMillis(50), Duration.ofSeconds(1));
 
     private DynamoClients() {
@@ -52,6 +53,7 @@ public final class DynamoClients {
      * @param endpoint     null for AWS's default endpoint, else an explicit endpoint
      * @param interceptors observers of every call (request counting in tests), after the one that
      *                     counts each call's attempts for its receipt
+     * @return the client behind an {@link OutageBreaker}: calls fail at once while DynamoDB does not answer
      */
     public static DynamoDbAsyncClient create(URI endpoint, List<ExecutionInterceptor> interceptors) {
         DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
@@ -67,7 +69,7 @@ public final class DynamoClients {
                     .region(regionOr(Region.US_EAST_1))
                     .credentialsProvider(localOrDefault());
         }
-        return builder.build();
+        return OutageBreaker.guard(builder.build());
     }
 
     private static AwsCredentialsProviderChain localOrDefault() {
@@ -100,7 +102,7 @@ public final class DynamoClients {
      * that stops retries, never first attempts, after about 100 failed retries not paid back by
      * successes) with this gateway's attempt count and backoffs.
      */
-    static RetryStrategy retryStrategy() {
+    private static RetryStrategy retryStrategy() {
         return AwsRetryStrategy.standardRetryStrategy().toBuilder()
                 .maxAttempts(MAX_ATTEMPTS)
                 .backoffStrategy(BACKOFF)
