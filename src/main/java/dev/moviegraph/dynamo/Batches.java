@@ -114,7 +114,10 @@ public final class Batches {
         });
     }
 
-    /** Puts every item, 25 per request, at most {@code parallelism} requests in flight. */
+    /**
+     * Puts every item, 25 per request, at most {@code parallelism} requests in flight. A bulk load is
+     * start-up work (the sample catalog): it waits for a busy DynamoDB Local as the other start-up calls do.
+     */
     public CompletableFuture<Void> putAll(List<Map<String, AttributeValue>> items, int parallelism) {
         List<List<Map<String, AttributeValue>>> chunks = chunks(items, MAX_WRITE_ITEMS);
         List<CompletableFuture<Void>> lanes = new ArrayList<>();
@@ -132,7 +135,8 @@ public final class Batches {
     }
 
     private CompletableFuture<Void> writeChunk(List<WriteRequest> writes, int attempt) {
-        BatchWriteItemRequest request = BatchWriteItemRequest.builder().requestItems(Map.of(table, writes)).build();
+        BatchWriteItemRequest request = BatchWriteItemRequest.builder().requestItems(Map.of(table, writes))
+                .overrideConfiguration(TableAdmin.STARTUP).build();
         return client.batchWriteItem(request).thenCompose(response -> {
             List<WriteRequest> unprocessed = response.unprocessedItems().getOrDefault(table, List.of());
             if (unprocessed.isEmpty()) {

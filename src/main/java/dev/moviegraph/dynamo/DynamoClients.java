@@ -8,21 +8,43 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProviderChain;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClientBuilder;
 
-/** Builds the one async DynamoDB client the gateway uses, with deliberate timeouts and retries. */
+/**
+ * Builds the one async DynamoDB client the gateway uses, with deliberate timeouts and retries: a
+ * client waits for a query, so a call either succeeds within a few seconds or fails with a clear error.
+ */
 public final class DynamoClients {
+    /** One HTTP attempt; a GetItem or a page of a Query answers in milliseconds. */
     private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
-    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+    /** One call, every retry and backoff included: the most a field ever waits for DynamoDB. */
+    static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+    /** TCP connect; DynamoDB and a local emulator accept in milliseconds. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** Attempts per call, the first included (the SDK's STANDARD default is 3, DynamoDB's own 9). */
+    public static final int MAX_ATTEMPTS = 5;
+    /**
+     * Before retry n (n = 1..4) after a throttling error (ProvisionedThroughputExceeded, Throttling,
+     * RequestLimitExceeded, HTTP 429): a random wait below 200 ms x 2^(n-1), at most 2 s; below 3 s in
+     * all, 1.5 s on average. STANDARD's own base of 1 s (up to 20 s) would let five attempts outlast the
+     * call timeout, which ends in a timeout error instead of a throttling one.
+     */
+    private static final BackoffStrategy THROTTLING_BACKOFF = BackoffStrategy.exponentialDelay(
+            Duration.ofMillis(200), Duration.ofSeconds(2));
+    /** Before retry n after any other retryable failure (5xx, I/O, timeouts): below 50 ms x 2^(n-1). */
+    private static final BackoffStrategy BACKOFF = BackoffStrategy.exponentialDelay(
+            Duration.ofMillis(50), Duration.ofSeconds(1));
 
     private DynamoClients() {
     }
@@ -31,16 +53,14 @@ public final class DynamoClients {
      * @param endpoint     null for AWS's default endpoint, else an explicit endpoint
      * @param interceptors observers of every call (request counting in tests), after the one that
      *                     counts each call's attempts for its receipt
+     * @return the client behind an {@link OutageBreaker}: calls fail at once while DynamoDB does not answer
      */
     public static DynamoDbAsyncClient create(URI endpoint, List<ExecutionInterceptor> interceptors) {
         DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder()
                         .maxConcurrency(256)
-                        .connectionTimeout(Duration.ofSeconds(2)))
-                .overrideConfiguration(ClientOverrideConfiguration.builder()
-                        .retryStrategy(RetryMode.STANDARD)
-                        .apiCallAttemptTimeout(ATTEMPT_TIMEOUT)
-                        .apiCallTimeout(CALL_TIMEOUT)
+                        .connectionTimeout(CONNECT_TIMEOUT))
+                .overrideConfiguration(timeoutsAndRetries()
                         .executionInterceptors(concat(Call.ATTEMPTS, interceptors))
                         .build());
         if (endpoint != null) {
@@ -49,7 +69,7 @@ public final class DynamoClients {
                     .region(regionOr(Region.US_EAST_1))
                     .credentialsProvider(localOrDefault());
         }
-        return builder.build();
+        return OutageBreaker.guard(builder.build());
     }
 
     private static AwsCredentialsProviderChain localOrDefault() {
@@ -63,15 +83,31 @@ public final class DynamoClients {
     /** The DynamoDB Streams client the stream aggregator reads the table's change stream with. */
     public static DynamoDbStreamsAsyncClient createStreams(URI endpoint) {
         DynamoDbStreamsAsyncClientBuilder builder = DynamoDbStreamsAsyncClient.builder()
-                .overrideConfiguration(ClientOverrideConfiguration.builder()
-                        .retryStrategy(RetryMode.STANDARD)
-                        .apiCallAttemptTimeout(ATTEMPT_TIMEOUT)
-                        .apiCallTimeout(CALL_TIMEOUT)
-                        .build());
+                .overrideConfiguration(timeoutsAndRetries().build());
         if (endpoint != null) {
             builder.endpointOverride(endpoint).region(regionOr(Region.US_EAST_1)).credentialsProvider(localOrDefault());
         }
         return builder.build();
+    }
+
+    private static ClientOverrideConfiguration.Builder timeoutsAndRetries() {
+        return ClientOverrideConfiguration.builder()
+                .retryStrategy(retryStrategy())
+                .apiCallAttemptTimeout(ATTEMPT_TIMEOUT)
+                .apiCallTimeout(CALL_TIMEOUT);
+    }
+
+    /**
+     * The SDK's STANDARD strategy (AWS's retryable and throttling error codes, a 500-token retry quota
+     * that stops retries, never first attempts, after about 100 failed retries not paid back by
+     * successes) with this gateway's attempt count and backoffs.
+     */
+    private static RetryStrategy retryStrategy() {
+        return AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                .maxAttempts(MAX_ATTEMPTS)
+                .backoffStrategy(BACKOFF)
+                .throttlingBackoffStrategy(THROTTLING_BACKOFF)
+                .build();
     }
 
     private static List<ExecutionInterceptor> concat(ExecutionInterceptor first, List<ExecutionInterceptor> rest) {

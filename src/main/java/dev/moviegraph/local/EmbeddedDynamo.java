@@ -68,12 +68,12 @@ public final class EmbeddedDynamo implements AutoCloseable {
      */
     public static EmbeddedDynamo ephemeral(boolean withSample) {
         if (!withSample) {
-            return launch(List.of("-inMemory"), null);
+            return launch(freePort(), List.of("-inMemory"), null);
         }
         try {
             Path dir = scratchDirectory("moviegraph-dynamodb");
             SampleSnapshot.seed(dir);
-            return launch(List.of("-dbPath", dir.toString()), dir);
+            return launch(freePort(), List.of("-dbPath", dir.toString()), dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a temporary folder for DynamoDB Local", e);
         }
@@ -81,6 +81,11 @@ public final class EmbeddedDynamo implements AutoCloseable {
 
     /** Starts DynamoDB Local on the database in {@code dataDir}, seeded with the sample when it has none. */
     public static EmbeddedDynamo persistent(Path dataDir, boolean withSample) {
+        return persistent(dataDir, withSample, freePort());
+    }
+
+    /** The same on a given port: a DynamoDB Local that stops and starts again where clients expect it. */
+    public static EmbeddedDynamo persistent(Path dataDir, boolean withSample, int port) {
         try {
             Files.createDirectories(dataDir);
         } catch (IOException e) {
@@ -89,12 +94,11 @@ public final class EmbeddedDynamo implements AutoCloseable {
         if (withSample) {
             SampleSnapshot.seed(dataDir);
         }
-        return launch(List.of("-dbPath", dataDir.toAbsolutePath().toString()), null);
+        return launch(port, List.of("-dbPath", dataDir.toAbsolutePath().toString()), null);
     }
 
-    private static EmbeddedDynamo launch(List<String> storage, Path temporary) {
+    private static EmbeddedDynamo launch(int port, List<String> storage, Path temporary) {
         System.setProperty("sqlite4java.library.path", extractNativeLibraries().toString());
-        int port = freePort();
         List<String> args = new ArrayList<>(List.of("-port", Integer.toString(port), "-sharedDb", "-disableTelemetry"));
         args.addAll(storage);
         try {
@@ -148,7 +152,8 @@ public final class EmbeddedDynamo implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
+    /** A port nothing listens on right now, on loopback. */
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

@@ -1,0 +1,150 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.Moviegraph;
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.support.DynamoDbLocalProcess;
+import dev.moviegraph.support.GraphQLClient;
+import dev.moviegraph.support.GraphQLClient.Response;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gateway against DynamoDB Local running as a process of its own, which goes away and comes back
+ * on the same port and data: killed (connections refused) or frozen with SIGSTOP (connections accepted,
+ * never answered). Meanwhile /health is 503 and queries fail fast with UNAVAILABLE; afterwards the same
+ * gateway, not restarted, serves again by itself.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class DynamoDbRestartTest {
+    private static final String QUERY = "{ movie(id: \"tt0133093\") { title } }";
+    /** The client's call timeout: the longest any single call may wait for DynamoDB. */
+    private static final long CALL_TIMEOUT_MILLIS = 10_000;
+    /**
+     * Half the call timeout, with room for a loaded machine: a failing call is answered from the
+     * retry budget or the open breaker (milliseconds measured), never by waiting out the call timeout.
+     */
+    private static final long FAIL_FAST_MILLIS = 5_000;
+    /** About 3 s measured (the breaker's 3 s cool-down, then one probe); 14 s once on a loaded machine. */
+    private static final long RECOVERY_SECONDS = 60;
+
+    /** How DynamoDB goes away and comes back. */
+    private interface Outage {
+        void begin(DynamoDbLocalProcess dynamo) throws Exception;
+
+        void end(DynamoDbLocalProcess dynamo) throws Exception;
+    }
+
+    @Test
+    void whenDynamoDbIsKilledQueriesFailFastAndWhenItRestartsTheGatewayRecoversByItself(@TempDir Path dir)
+            throws Exception {
+        long firstFailure = outageAndRecovery(dir, "killed", new Outage() {
+            @Override
+            public void begin(DynamoDbLocalProcess dynamo) {
+                dynamo.kill();
+            }
+
+            @Override
+            public void end(DynamoDbLocalProcess dynamo) {
+                dynamo.start();
+            }
+        });
+        assertTrue(firstFailure < FAIL_FAST_MILLIS, "refused connections: even the first query fails fast, "
+                + firstFailure + " ms");
+    }
+
+    @Test
+    void whenDynamoDbHangsOnlyTheFirstQueryWaitsAndWhenItWakesTheGatewayRecoversByItself(@TempDir Path dir)
+            throws Exception {
+        long firstFailure = outageAndRecovery(dir, "frozen", new Outage() {
+            @Override
+            public void begin(DynamoDbLocalProcess dynamo) throws Exception {
+                dynamo.signal("STOP");
+            }
+
+            @Override
+            public void end(DynamoDbLocalProcess dynamo) throws Exception {
+                dynamo.signal("CONT");
+            }
+        });
+        assertTrue(firstFailure >= CALL_TIMEOUT_MILLIS - 1_000, "a frozen DynamoDB is only found out by the call "
+                + "timeout: " + firstFailure + " ms");
+    }
+
+    /** Runs the outage against a fresh gateway; returns how long the first query of the outage took. */
+    private static long outageAndRecovery(Path dir, String what, Outage outage) throws Exception {
+        Path data = Files.createDirectory(dir.resolve("data"));
+        try (DynamoDbLocalProcess dynamo = new DynamoDbLocalProcess(data, dir.resolve("dynamodb.log")).start()) {
+            AppConfig config = AppConfig.fromEnvironment(Map.of("PORT", "0",
+                    "DYNAMODB_ENDPOINT", dynamo.endpoint().toString()));
+            try (Moviegraph server = Moviegraph.start(config, List.of())) {
+                GraphQLClient client = new GraphQLClient(server.port());
+                assertEquals("The Matrix", client.query(QUERY).data().path("movie").path("title").asText());
+                assertEquals(200, health(client).status());
+
+                outage.begin(dynamo);
+
+                long start = System.nanoTime();
+                assertUnavailable(client.query(QUERY));
+                long first = millisSince(start);
+                assertTrue(first < CALL_TIMEOUT_MILLIS + 2_000, "bounded by the call timeout: " + first + " ms");
+                start = System.nanoTime();
+                Response health = health(client);
+                long healthMillis = millisSince(start);
+                assertEquals(503, health.status());
+                assertEquals("DOWN", health.body().path("dynamodb").asText());
+                long slowest = 0;
+                for (int i = 0; i < 5; i++) {
+                    start = System.nanoTime();
+                    assertUnavailable(client.query(QUERY));
+                    slowest = Math.max(slowest, millisSince(start));
+                }
+                assertTrue(slowest < FAIL_FAST_MILLIS, "slowest UNAVAILABLE took " + slowest + " ms");
+
+                long back = System.nanoTime();
+                outage.end(dynamo);
+                long ready = System.nanoTime();
+                long deadline = ready + TimeUnit.SECONDS.toNanos(RECOVERY_SECONDS);
+                while (health(client).status() != 200) {
+                    assertTrue(System.nanoTime() < deadline, "/health still 503 " + RECOVERY_SECONDS
+                            + " s after DynamoDB Local was back");
+                    Thread.sleep(100);
+                }
+                long healthy = System.nanoTime();
+                Response query = client.query(QUERY);
+                assertTrue(query.errors().isMissingNode(), query.raw().body());
+                assertEquals("The Matrix", query.data().path("movie").path("title").asText());
+                System.out.printf("DynamoDB %s: first query UNAVAILABLE in %d ms, then /health 503 in %d ms, slowest "
+                                + "of 5 more UNAVAILABLE %d ms; back after %d ms, /health 200 %d ms later%n", what,
+                        first, healthMillis, slowest, (ready - back) / 1_000_000, (healthy - ready) / 1_000_000);
+                return first;
+            }
+        }
+    }
+
+    private static void assertUnavailable(Response query) {
+        assertEquals(200, query.status(), "a field error, the request itself was fine");
+        assertEquals("UNAVAILABLE", query.firstErrorCode(), query.raw().body());
+        assertTrue(query.data().path("movie").isNull());
+        assertFalse(query.raw().body().contains("Exception"), query.raw().body());
+    }
+
+    private static Response health(GraphQLClient client) {
+        return client.get("/health", Map.of(), "application/json");
+    }
+
+    private static long millisSince(long start) {
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+}
