@@ -376,8 +376,10 @@ class GracefulShutdownTest {
             }
         }
 
+        /** The start-up time and the shutdown steps, as logged. */
         String shutdownLog() {
-            return String.join("\n", log().lines().filter(line -> line.contains("SIGTERM handler")).toList());
+            return String.join("\n", log().lines()
+                    .filter(line -> line.contains("SIGTERM handler") || line.contains("ready in")).toList());
         }
     }
 }
