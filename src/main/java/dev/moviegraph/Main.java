@@ -52,7 +52,8 @@ public final class Main {
         Moviegraph server = Moviegraph.start(config, List.of());
         // Any other way out (Ctrl-C, System.exit) closes the server in the same order; close() runs once.
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "moviegraph-shutdown"));
-        // SIGTERM asks for a stop, so a clean one exits 0 rather than the JVM's default 143.
+        // SIGTERM asks for a stop, so a clean one exits 0 rather than the JVM's default 143. sun.misc.Signal
+        // (jdk.unsupported, kept on purpose by JEP 260) is the JDK's only way to handle a signal; javac warns.
         Signal.handle(new Signal("TERM"), signal -> stop(server, signal));
     }
 
