@@ -24,11 +24,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
@@ -50,15 +53,19 @@ public final class Moviegraph implements AutoCloseable {
     private final ExecutorService writes;
     private final StreamAggregator aggregator;
     private final DynamoDbStreamsAsyncClient streams;
+    private final Duration grace;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     private Moviegraph(EmbeddedDynamo embedded, DynamoDbAsyncClient client, HttpServer http, ExecutorService writes,
-                       StreamAggregator aggregator, DynamoDbStreamsAsyncClient streams) {
+                       StreamAggregator aggregator, DynamoDbStreamsAsyncClient streams, Duration grace) {
         this.embedded = embedded;
         this.client = client;
         this.http = http;
         this.writes = writes;
         this.aggregator = aggregator;
         this.streams = streams;
+        this.grace = grace;
     }
 
     /** Writes wait on DynamoDB (read, then a conditional transaction) on threads of their own. */
@@ -111,12 +118,14 @@ public final class Moviegraph implements AutoCloseable {
             if (!config.batching()) {
                 LOG.warn("BATCHING=off: every DataLoader key is its own request (for comparison only)");
             }
+            Duration grace = Duration.ofSeconds(config.shutdownGraceSeconds());
             HttpServer http = new HttpServer(new GraphQLHandler(graphql, new ObjectMapper(),
                     new WriteGuard(config.writeToken(), config.embedded()), limits.maxBodyBytes()),
-                    new HealthHandler(catalog), metrics, limits.maxBodyBytes(), limits.corsOrigins()).start(config.port());
+                    new HealthHandler(catalog), metrics, limits.maxBodyBytes(), limits.corsOrigins(), grace)
+                    .start(config.port());
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
                     (System.nanoTime() - started) / 1_000_000, http.port());
-            return new Moviegraph(embedded, client, http, writes, aggregator, streams);
+            return new Moviegraph(embedded, client, http, writes, aggregator, streams, grace);
         } catch (RuntimeException e) {
             if (aggregator != null) {
                 aggregator.close();
@@ -154,22 +163,82 @@ public final class Moviegraph implements AutoCloseable {
         return http.port();
     }
 
+    /**
+     * Shuts down in order, each step logged with its time: HTTP stops accepting (new requests, /health
+     * included, are refused) and lets the requests in flight finish within the grace, then the write
+     * threads, the stream aggregator, the DynamoDB client and last the embedded DynamoDB Local stop.
+     * Runs once; a second call waits for the first to finish. Throws when a step failed, after trying
+     * every other step.
+     */
     @Override
     public void close() {
-        http.stop();
-        writes.shutdown();
+        if (!closing.compareAndSet(false, true)) {
+            awaitClosed();
+            return;
+        }
         try {
-            writes.awaitTermination(10, TimeUnit.SECONDS);
+            shutdown();
+        } finally {
+            closed.countDown();
+        }
+    }
+
+    private void awaitClosed() {
+        try {
+            closed.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private void shutdown() {
+        long begun = System.nanoTime();
+        long deadline = begun + grace.toNanos();
+        LOG.info("Shutting down: no new requests, up to {} s for those in flight", grace.toSeconds());
+        List<RuntimeException> failures = new ArrayList<>();
+        step("HTTP", http::stop, failures);
+        step("write threads", () -> stopWrites(deadline), failures);
         if (aggregator != null) {
-            aggregator.close();
-            streams.close();
+            step("stream aggregator", () -> {
+                aggregator.close();
+                streams.close();
+            }, failures);
         }
-        client.close();
+        step("DynamoDB client", client::close, failures);
         if (embedded != null) {
-            embedded.close();
+            step("DynamoDB Local", embedded::close, failures);
+        }
+        LOG.info("Shut down in {} ms", (System.nanoTime() - begun) / 1_000_000);
+        if (!failures.isEmpty()) {
+            IllegalStateException failed = new IllegalStateException(failures.size() + " shutdown step(s) failed");
+            failures.forEach(failed::addSuppressed);
+            throw failed;
+        }
+    }
+
+    private static void step(String what, Runnable stop, List<RuntimeException> failures) {
+        long started = System.nanoTime();
+        try {
+            stop.run();
+            LOG.info("Shutdown: {} stopped in {} ms", what, (System.nanoTime() - started) / 1_000_000);
+        } catch (RuntimeException e) {
+            LOG.error("Shutdown: {} did not stop cleanly", what, e);
+            failures.add(e);
+        }
+    }
+
+    /** Writes belong to requests, so none should be left after the HTTP drain; any left get the rest of the grace. */
+    private void stopWrites(long deadline) {
+        writes.shutdown();
+        try {
+            long wait = Math.max(deadline - System.nanoTime(), TimeUnit.SECONDS.toNanos(1));
+            if (!writes.awaitTermination(wait, TimeUnit.NANOSECONDS)) {
+                LOG.warn("Shutdown: writes still running were interrupted, {} queued never started",
+                        writes.shutdownNow().size());
+            }
+        } catch (InterruptedException e) {
+            writes.shutdownNow();
+            Thread.currentThread().interrupt();
         }
     }
 }

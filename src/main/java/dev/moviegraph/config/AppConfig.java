@@ -26,10 +26,11 @@ import java.util.regex.Pattern;
  * @param totals       how monthly totals follow recorded streams
  * @param aggregator   in stream mode, run the stream aggregator inside this server
  * @param limits       what one request may ask for
+ * @param shutdownGraceSeconds SHUTDOWN_GRACE_SECONDS: how long a stop lets requests in flight finish
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
-                        boolean aggregator, Limits limits) {
+                        boolean aggregator, Limits limits, int shutdownGraceSeconds) {
 
     /**
      * What one request may ask for; each is an environment variable with a safe default.
@@ -78,7 +79,7 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         return "AppConfig[port=" + port + ", endpoint=" + endpoint + ", tableName=" + tableName + ", createTable="
                 + createTable + ", loadSample=" + loadSample + ", dataDir=" + dataDir + ", batching=" + batching
                 + ", writeToken=" + (writeToken == null ? "unset" : "set") + ", totals=" + totals + ", aggregator="
-                + aggregator + ", limits=" + limits + "]";
+                + aggregator + ", limits=" + limits + ", shutdownGraceSeconds=" + shutdownGraceSeconds + "]";
     }
 
     public boolean embedded() {
@@ -141,11 +142,12 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "MAX_RESULT_NODES", 20_000, 100, 10_000_000, problems),
                 parseLimit(env, "MAX_READ_UNITS", 100, 0, 1_000_000, problems),
                 parseLimit(env, "REQUEST_TIMEOUT_MS", 10_000, 100, 300_000, problems));
+        int shutdownGrace = parseLimit(env, "SHUTDOWN_GRACE_SECONDS", 20, 0, 600, problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
-                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits);
+                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace);
     }
 
     private static int parseLimit(Map<String, String> env, String name, int fallback, int min, int max,
@@ -185,12 +187,12 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
 
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                writeToken, totals, aggregator, limits);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
-                writeToken, totals, aggregator, limits);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds);
     }
 
 

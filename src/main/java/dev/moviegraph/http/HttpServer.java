@@ -8,11 +8,18 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The Javalin app: routes only. Built in one place from the handlers it serves. */
 public final class HttpServer {
+    private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
     /** GraphiQL may load only what this server serves; no CDN, no inline script. */
     static final String GRAPHIQL_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
             + "font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
@@ -21,12 +28,22 @@ public final class HttpServer {
             "page.css", "text/css; charset=utf-8");
 
     private final Javalin app;
+    /** Counts the requests in flight; once stopping, answers 503 to any new one on a connection still open. */
+    private final GracefulHandler inFlight = new GracefulHandler();
+    private final Duration grace;
 
     public HttpServer(GraphQLHandler graphql, HealthHandler health, GatewayMetrics metrics, int maxBodyBytes,
-                      List<String> corsOrigins) {
+                      List<String> corsOrigins, Duration grace) {
+        this.grace = grace;
         byte[] graphiqlPage = resource("/graphiql/index.html");
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
+            // Jetty's graceful stop: close the listener, then wait up to the stop timeout for the requests in
+            // flight (async ones too: a request counts until its response is complete) before closing connections.
+            config.jetty.modifyServer(server -> {
+                server.insertHandler(inFlight);
+                server.setStopTimeout(grace.toMillis());
+            });
             // Jetty refuses larger bodies before they are read; GraphQLHandler answers 413 with a JSON error.
             config.http.maxRequestSize = maxBodyBytes;
             if (!corsOrigins.isEmpty()) {
@@ -59,8 +76,34 @@ public final class HttpServer {
         return app.port();
     }
 
+    /**
+     * Stops accepting connections and lets the requests in flight finish within the grace; requests still
+     * running after it are cut. Returns once no connection is left.
+     */
     public void stop() {
-        app.stop();
+        // Refusing first: Jetty shuts the connector down before the handlers, and a request that came in
+        // on an open connection in between would still be served.
+        inFlight.shutdown();
+        LOG.info("HTTP: closing the listener; {} request(s) in flight get up to {} s to finish",
+                inFlight.getCurrentRequestCount(), grace.toSeconds());
+        try {
+            app.stop();
+        } catch (RuntimeException e) {
+            // Jetty reports a grace that ran out as a failed stop; the server is stopped all the same.
+            if (!causedBy(e, TimeoutException.class)) {
+                throw e;
+            }
+            LOG.warn("HTTP: the {} s grace ran out; the requests still running were cut", grace.toSeconds());
+        }
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void graphiqlFile(Context ctx) {

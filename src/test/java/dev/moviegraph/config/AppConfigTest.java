@@ -160,6 +160,17 @@ class AppConfigTest {
     }
 
     @Test
+    void shutdownGraceIsTwentySecondsByDefaultAndRefusedOutsideZeroToSixHundred() {
+        assertEquals(20, AppConfig.defaults().shutdownGraceSeconds());
+        assertEquals(0, AppConfig.fromEnvironment(Map.of("SHUTDOWN_GRACE_SECONDS", "0")).shutdownGraceSeconds());
+        assertEquals(600, AppConfig.fromEnvironment(Map.of("SHUTDOWN_GRACE_SECONDS", " 600 ")).shutdownGraceSeconds());
+        String problem = onlyProblemNaming("SHUTDOWN_GRACE_SECONDS", Map.of("SHUTDOWN_GRACE_SECONDS", "601"));
+        assertTrue(problem.contains("from 0 to 600"), problem);
+        onlyProblemNaming("SHUTDOWN_GRACE_SECONDS", Map.of("SHUTDOWN_GRACE_SECONDS", "20s"));
+        onlyProblemNaming("SHUTDOWN_GRACE_SECONDS", Map.of("SHUTDOWN_GRACE_SECONDS", "-1"));
+    }
+
+    @Test
     void batchingIsOnByDefaultAndOffOnlyWhenAskedFor() {
         assertTrue(AppConfig.defaults().batching());
         assertTrue(AppConfig.fromEnvironment(Map.of("BATCHING", "on")).batching());
@@ -180,7 +191,7 @@ class AppConfigTest {
         assertEquals(0, moved.port());
         assertEquals(new AppConfig(0, config.endpoint(), config.tableName(), config.createTable(),
                 config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching(), config.writeToken(),
-                config.totals(), config.aggregator(), config.limits()), moved);
+                config.totals(), config.aggregator(), config.limits(), config.shutdownGraceSeconds()), moved);
     }
 
     @Test

@@ -1,0 +1,385 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.support.GraphQLClient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.AnnotatedElementContext;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.io.TempDirFactory;
+
+/**
+ * SIGTERM to a real server process (a JVM of its own running dev.moviegraph.Main, DYNAMODB_DATA_DIR on a
+ * temporary folder) while writes and reads are in flight: every request the server had accepted gets
+ * its whole answer, requests after the signal are refused (503 on a connection already open, no new
+ * connection), the process exits 0 within the grace, and a second process on the same folder finds
+ * every acknowledged write and none of the refused ones.
+ */
+class GracefulShutdownTest {
+    private static final int GRACE_SECONDS = 20;
+    /** The grace, plus what closing the DynamoDB client and DynamoDB Local takes. */
+    private static final long EXIT_BOUND_SECONDS = GRACE_SECONDS + 10;
+    /**
+     * Writers, each with one write in flight at any time, on a movie of its own (tt96100NN, only this
+     * test's): writes to one movie's monthly total would conflict and be retried, which is another test's.
+     */
+    private static final int WRITERS = 8;
+    /** Writes acknowledged before the last phase, {@value #WRITES_BEFORE} / {@value #WRITERS} per writer. */
+    private static final int WRITES_BEFORE = 48;
+    /** Writes acknowledged in the last phase before the signal: the signal comes in full flow. */
+    private static final int ACKNOWLEDGED_BEFORE_SIGNAL = 16;
+    /** Slower reads (dozens of DynamoDB calls each) started with the last phase. */
+    private static final int READERS = 3;
+    private static final int READ_MOVIES = 3;
+    private static final String MONTH = "2026-08";
+    private static final String RECORD = "mutation($m: ID!, $s: ID!, $at: DateTime!) { recordStream(input: "
+            + "{movieId: $m, streamId: $s, at: $at}) { counted } }";
+    private static final Pattern READY = Pattern.compile("GraphiQL at http://localhost:(\\d+)/graphiql");
+
+    /** What became of a request: a whole answer, a refusal (it was never run), or anything else. */
+    private enum Outcome { COMPLETED, REFUSED, LOST }
+
+    /** One request's fate; {@code detail} is what came back (status and body, or exception), for the messages. */
+    private record Sent(Write write, Outcome outcome, long answeredAt, String detail) {
+        boolean counted() {
+            return detail.contains("\"counted\":true");
+        }
+    }
+
+    /** A stream of a writer's movie. */
+    private record Write(int writer, String streamId) {
+        String movie() {
+            return movie(writer);
+        }
+
+        static String movie(int writer) {
+            return "tt96100" + String.format("%02d", writer);
+        }
+    }
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void killWhatIsLeft() {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    @Test
+    void sigtermFinishesAcceptedRequestsRefusesNewOnesExitsZeroAndKeepsEveryAcknowledgedWrite(
+            @TempDir(factory = Scratch.class) Path dir) throws Exception {
+        ServerProcess first = start(dir, "first", Map.of());
+        GraphQLClient client = new GraphQLClient(first.port);
+        for (int w = 0; w < WRITERS; w++) {
+            JsonNode put = client.query("mutation($id: ID!) { putMovie(input: {id: $id, title: \"Drained\"}) { id } }",
+                    Map.of("id", Write.movie(w))).data();
+            assertEquals(Write.movie(w), put.path("putMovie").path("id").asText(), put.toString());
+        }
+        String reads = readQuery(client);
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);
+        try {
+            List<Sent> before = perWriter(pool, writer -> IntStream.range(0, WRITES_BEFORE / WRITERS)
+                    .mapToObj(i -> new Write(writer, "before-" + writer + "-" + i)).toList(), client);
+            assertEquals(List.of(), before.stream().filter(one -> !one.counted()).toList());
+
+            ConcurrentLinkedQueue<Sent> writes = new ConcurrentLinkedQueue<>();
+            AtomicInteger acknowledged = new AtomicInteger();
+            List<Future<?>> writers = new ArrayList<>();
+            for (int w = 0; w < WRITERS; w++) {
+                int writer = w;
+                writers.add(pool.submit(() -> {
+                    for (int i = 0; i < 1_000; i++) {
+                        Sent one = record(client, new Write(writer, "during-" + writer + "-" + i));
+                        writes.add(one);
+                        if (one.outcome() != Outcome.COMPLETED) {
+                            return;
+                        }
+                        acknowledged.incrementAndGet();
+                    }
+                }));
+            }
+            List<Future<Sent>> readers = new ArrayList<>();
+            for (int r = 0; r < READERS; r++) {
+                readers.add(pool.submit(() -> read(client, reads)));
+            }
+            long flowing = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (acknowledged.get() < ACKNOWLEDGED_BEFORE_SIGNAL && System.nanoTime() < flowing) {
+                Thread.sleep(5);
+            }
+            assertTrue(acknowledged.get() >= ACKNOWLEDGED_BEFORE_SIGNAL, "the writers got going: " + acknowledged);
+
+            int probeStatus;
+            long signalled;
+            try (Socket probe = openProbe(first.port)) {
+                signalled = System.nanoTime();
+                first.process.destroy(); // SIGTERM on Linux
+                awaitListenerClosed(first);
+                first.process.destroy(); // and again while it stops
+                probeStatus = probeStatus(probe);
+            }
+            boolean exited = first.process.waitFor(EXIT_BOUND_SECONDS, TimeUnit.SECONDS);
+            long exitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - signalled);
+            assertTrue(exited, "exit within " + EXIT_BOUND_SECONDS + " s of SIGTERM\n" + first.log());
+            assertEquals(0, first.process.exitValue(), "exit status after SIGTERM\n" + first.log());
+
+            for (Future<?> writer : writers) {
+                writer.get(10, TimeUnit.SECONDS);
+            }
+            List<Sent> lastPhase = new ArrayList<>(writes);
+            for (Future<Sent> reader : readers) {
+                lastPhase.add(reader.get(10, TimeUnit.SECONDS));
+            }
+            long finishedAfterSignal = lastPhase.stream()
+                    .filter(one -> one.outcome() == Outcome.COMPLETED && one.answeredAt() > signalled).count();
+            List<Write> stored = new ArrayList<>(writes(before, Outcome.COMPLETED));
+            stored.addAll(writes(lastPhase, Outcome.COMPLETED));
+            List<Write> refused = writes(lastPhase, Outcome.REFUSED);
+            System.out.printf("GracefulShutdownTest: exit %d ms after SIGTERM; %d writes acknowledged (%d in the "
+                            + "last phase), %d refused; %d requests in flight at SIGTERM finished after it%n%s%n",
+                    exitMillis, stored.size(), stored.size() - WRITES_BEFORE, refused.size(), finishedAfterSignal,
+                    first.shutdownLog());
+
+            assertEquals(List.of(), lastPhase.stream().filter(one -> one.outcome() == Outcome.LOST).toList(),
+                    "every request the server accepted got its whole answer\n" + first.log());
+            assertTrue(finishedAfterSignal > 0, "requests in flight at the signal finished after it");
+            assertEquals(WRITERS, refused.size(), "each writer's first write after the signal is refused: " + refused);
+            assertEquals(503, probeStatus, "a request on a connection opened before the signal is refused");
+            assertTrue(first.log().contains("SIGTERM again: already shutting down"), first.shutdownLog());
+
+            // The same folder, without the sample: what answers now was kept on disk by the first process.
+            ServerProcess second = start(dir, "second", Map.of("LOAD_SAMPLE", "false"));
+            assertStoredExactly(new GraphQLClient(second.port), pool, stored, refused);
+            second.process.destroy();
+            assertTrue(second.process.waitFor(EXIT_BOUND_SECONDS, TimeUnit.SECONDS), second.log());
+            assertEquals(0, second.process.exitValue(), second.log());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Every acknowledged write is stored, no refused one is: per movie total, then stream by stream. */
+    private static void assertStoredExactly(GraphQLClient client, ExecutorService pool, List<Write> stored,
+                                            List<Write> refused) throws Exception {
+        for (int w = 0; w < WRITERS; w++) {
+            int writer = w;
+            JsonNode total = client.query("query($m: ID!, $month: YearMonth!) { streamTotal(movieId: $m, month: "
+                    + "$month) { streams } }", Map.of("m", Write.movie(w), "month", MONTH)).data();
+            assertEquals(stored.stream().filter(write -> write.writer() == writer).count(),
+                    total.path("streamTotal").path("streams").asLong(), Write.movie(w) + ": " + total);
+        }
+        // Recording a stream again finds it (counted: false) when it was stored, and stores it otherwise.
+        List<Sent> storedAgain = perWriter(pool, writer -> ofWriter(stored, writer), client);
+        assertEquals(List.of(), storedAgain.stream().filter(one -> one.outcome() != Outcome.COMPLETED || one.counted())
+                .toList(), "every acknowledged write is stored");
+        List<Sent> refusedAgain = perWriter(pool, writer -> ofWriter(refused, writer), client);
+        assertEquals(List.of(), refusedAgain.stream().filter(one -> !one.counted()).toList(),
+                "no refused write is stored");
+    }
+
+    private static List<Write> ofWriter(List<Write> writes, int writer) {
+        return writes.stream().filter(write -> write.writer() == writer).toList();
+    }
+
+    private ServerProcess start(Path dir, String name, Map<String, String> env) throws Exception {
+        ServerProcess server = ServerProcess.launch(dir.resolve("data"), dir.resolve(name + ".log"), env);
+        started.add(server.process);
+        server.awaitReady();
+        return server;
+    }
+
+    /** Each writer's writes in turn (its movie's total is never written twice at once), the writers together. */
+    private static List<Sent> perWriter(ExecutorService pool, IntFunction<List<Write>> writesOf, GraphQLClient client)
+            throws Exception {
+        List<Callable<List<Sent>>> writers = new ArrayList<>();
+        for (int w = 0; w < WRITERS; w++) {
+            List<Write> writes = writesOf.apply(w);
+            writers.add(() -> writes.stream().map(write -> record(client, write)).toList());
+        }
+        List<Sent> sent = new ArrayList<>();
+        for (Future<List<Sent>> writer : pool.invokeAll(writers)) {
+            sent.addAll(writer.get());
+        }
+        return sent;
+    }
+
+    private static List<Write> writes(List<Sent> sent, Outcome outcome) {
+        return sent.stream().filter(one -> one.write() != null && one.outcome() == outcome).map(Sent::write).toList();
+    }
+
+    /** A recordStream: COMPLETED when it answered 200 with a receipt, REFUSED on 503 or a refused connection. */
+    private static Sent record(GraphQLClient client, Write write) {
+        try {
+            GraphQLClient.Response response = client.query(RECORD, Map.of("m", write.movie(), "s", write.streamId(),
+                    "at", MONTH + "-20T10:00:00Z"));
+            long at = System.nanoTime();
+            String detail = response.status() + " " + response.raw().body();
+            if (response.status() == 503) {
+                return new Sent(write, Outcome.REFUSED, at, detail);
+            }
+            boolean receipt = response.status() == 200 && response.errors().isMissingNode()
+                    && response.data().path("recordStream").path("counted").isBoolean();
+            return new Sent(write, receipt ? Outcome.COMPLETED : Outcome.LOST, at, detail);
+        } catch (IllegalStateException e) {
+            return new Sent(write, e.getCause() instanceof ConnectException ? Outcome.REFUSED : Outcome.LOST,
+                    System.nanoTime(), String.valueOf(e.getCause()));
+        }
+    }
+
+    private static Sent read(GraphQLClient client, String query) {
+        try {
+            GraphQLClient.Response response = client.query(query);
+            boolean whole = response.status() == 200 && response.errors().isMissingNode()
+                    && response.data().path("movies").size() == READ_MOVIES;
+            return new Sent(null, whole ? Outcome.COMPLETED : Outcome.LOST, System.nanoTime(),
+                    response.status() + " " + response.errors());
+        } catch (IllegalStateException e) {
+            return new Sent(null, Outcome.LOST, System.nanoTime(), String.valueOf(e.getCause()));
+        }
+    }
+
+    /** A few movies with their casts and each actor's filmography: dozens of DynamoDB calls, a second or so. */
+    private static String readQuery(GraphQLClient client) {
+        JsonNode top = client.query("{ topMovies(month: \"2024-05\", limit: " + READ_MOVIES + ") { movie { id } } }")
+                .data().path("topMovies");
+        List<String> ids = new ArrayList<>();
+        top.forEach(entry -> ids.add('"' + entry.path("movie").path("id").asText() + '"'));
+        return "{ movies(ids: " + ids + ") { title cast(first: 20) { edges { node { actor { name "
+                + "movies(first: 20) { edges { node { movie { title genres } } } } } } } } } }";
+    }
+
+    /** A keep-alive connection, used once so that the server has surely accepted it. */
+    private static Socket openProbe(int port) throws IOException {
+        Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
+        socket.setSoTimeout(10_000);
+        assertEquals(200, probeStatus(socket));
+        return socket;
+    }
+
+    /** GET /health on the probe connection: the status, once the whole response is read. */
+    private static int probeStatus(Socket socket) throws IOException {
+        byte[] request = "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        socket.getOutputStream().write(request);
+        InputStream in = socket.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (head.indexOf("\r\n\r\n") < 0) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("the server closed the probe connection after '" + head + "'");
+            }
+            head.append((char) b);
+        }
+        Matcher length = Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+        if (length.find()) {
+            in.readNBytes(Integer.parseInt(length.group(1)));
+        }
+        return Integer.parseInt(head.substring(9, 12));
+    }
+
+    /** Waits until a new connection is refused: the server has begun to stop. */
+    private static void awaitListenerClosed(ServerProcess server) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < until) {
+            try (Socket ignored = new Socket(InetAddress.getLoopbackAddress(), server.port)) {
+                Thread.sleep(2);
+            } catch (IOException refused) {
+                return;
+            }
+        }
+        fail("the listener was still open 10 s after SIGTERM\n" + server.log());
+    }
+
+    /** On tmpfs when there is one, like the embedded default's own data: on a disk each write waits for a sync. */
+    static final class Scratch implements TempDirFactory {
+        @Override
+        public Path createTempDirectory(AnnotatedElementContext element, ExtensionContext extension)
+                throws IOException {
+            return EmbeddedDynamo.scratchDirectory("moviegraph-shutdown");
+        }
+    }
+
+    /** The server in a JVM of its own, started as in production: java dev.moviegraph.Main and an environment. */
+    private static final class ServerProcess {
+        final Process process;
+        final Path logFile;
+        int port;
+
+        private ServerProcess(Process process, Path logFile) {
+            this.process = process;
+            this.logFile = logFile;
+        }
+
+        static ServerProcess launch(Path dataDir, Path logFile, Map<String, String> env) throws IOException {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                    "dev.moviegraph.Main")
+                    .redirectErrorStream(true).redirectOutput(logFile.toFile());
+            Map<String, String> environment = builder.environment();
+            environment.keySet().removeIf(key -> !key.equals("PATH") && !key.equals("HOME"));
+            environment.put("PORT", "0");
+            environment.put("DYNAMODB_DATA_DIR", dataDir.toString());
+            environment.put("SHUTDOWN_GRACE_SECONDS", Integer.toString(GRACE_SECONDS));
+            environment.putAll(env);
+            return new ServerProcess(builder.start(), logFile);
+        }
+
+        /** Waits for the ready line (PORT=0: it names the port) and a healthy /health. */
+        void awaitReady() throws Exception {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (System.nanoTime() < until && process.isAlive()) {
+                Matcher ready = READY.matcher(log());
+                if (ready.find()) {
+                    port = Integer.parseInt(ready.group(1));
+                    GraphQLClient.Response health = new GraphQLClient(port).get("/health", Map.of(), null);
+                    assertEquals(200, health.status(), health.raw().body());
+                    return;
+                }
+                Thread.sleep(100);
+            }
+            fail("the server did not start\n" + log());
+        }
+
+        String log() {
+            try {
+                return Files.readString(logFile);
+            } catch (IOException e) {
+                return "(no log: " + e + ")";
+            }
+        }
+
+        /** The start-up time and the shutdown steps, as logged. */
+        String shutdownLog() {
+            return String.join("\n", log().lines()
+                    .filter(line -> line.contains("SIGTERM handler") || line.contains("ready in")).toList());
+        }
+    }
+}
