@@ -141,7 +141,7 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseOrigins(env.get("CORS_ORIGINS"), problems),
                 parseLimit(env, "MAX_RESULT_NODES", 20_000, 100, 10_000_000, problems),
                 parseLimit(env, "MAX_READ_UNITS", 100, 0, 1_000_000, problems),
-                parseLimit(env, "REQUEST_TIMEOUT_MS", 10_000, 100, 300_000, problems));
+                parseLimit(env, "REQUEST_TIMEOUT_MS", 15_000, 100, 300_000, problems));
         int shutdownGrace = parseLimit(env, "SHUTDOWN_GRACE_SECONDS", 20, 0, 600, problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);

@@ -18,7 +18,7 @@ import java.time.Duration;
 public record QueryLimits(int maxDepth, int maxAliases, int maxTokens, int maxChars, boolean introspection,
                           int maxResultNodes, double maxReadUnits, Duration timeout) {
     public static final QueryLimits DEFAULTS =
-            new QueryLimits(15, 50, 5_000, 20_000, true, 20_000, 100, Duration.ofSeconds(10));
+            new QueryLimits(15, 50, 5_000, 20_000, true, 20_000, 100, Duration.ofSeconds(15));
 
     ParserOptions parserOptions() {
         return ParserOptions.getDefaultOperationParserOptions().transform(options -> options

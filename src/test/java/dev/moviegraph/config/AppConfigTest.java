@@ -131,7 +131,7 @@ class AppConfigTest {
         assertEquals(102_400, embedded.maxBodyBytes());
         assertEquals(20_000, embedded.maxResultNodes());
         assertEquals(100, embedded.maxReadUnits());
-        assertEquals(10_000, embedded.timeoutMillis());
+        assertEquals(15_000, embedded.timeoutMillis());
         assertTrue(embedded.introspection());
         assertFalse(aws.introspection());
         assertEquals(List.of(), aws.corsOrigins());
