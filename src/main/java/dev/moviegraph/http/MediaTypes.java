@@ -22,7 +22,7 @@ final class MediaTypes {
         double graphql = 0;
         double json = 0;
         for (String range : accept.split(",")) {
-            String[] parts = range.trim().split(";");
+            String[] parts = range.trim().split(";", -1); // -1: ";" is [""], not [] (a 500)
             String type = parts[0].trim().toLowerCase(Locale.ROOT);
             double q = quality(parts);
             switch (type) {
@@ -42,7 +42,7 @@ final class MediaTypes {
         if (contentType == null) {
             return false;
         }
-        String type = contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);
+        String type = contentType.split(";", -1)[0].trim().toLowerCase(Locale.ROOT);
         return type.equals(JSON);
     }
 

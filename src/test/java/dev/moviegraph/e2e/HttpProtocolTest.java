@@ -89,6 +89,20 @@ class HttpProtocolTest {
     }
 
     @Test
+    void acceptAndContentTypeMadeOfSeparatorsAreClientErrors() {
+        // Found by FuzzTest: headers that split into no parts at all were a 500.
+        for (String accept : List.of(";", ";;", ",,,;;", "application/foo, ;")) {
+            assertEquals(406, client.post("{\"query\":\"{ __typename }\"}", "application/json", accept).status(), accept);
+            assertEquals(406, client.get("/graphql", Map.of("query", "{ __typename }"), accept).status(), accept);
+        }
+        assertEquals(200, client.post("{\"query\":\"{ __typename }\"}", "application/json", ";, application/json").status());
+        for (String contentType : List.of(";", ";;", " ; ")) {
+            assertEquals(415, client.post("{\"query\":\"{ __typename }\"}", contentType, "application/json").status(),
+                    contentType);
+        }
+    }
+
+    @Test
     void getRunsQueriesAndRefusesMutations() {
         Response get = client.get("/graphql", Map.of("query", "query($id: ID!) { movie(id: $id) { title } }",
                 "variables", "{\"id\":\"tt0068646\"}"), GRAPHQL_RESPONSE);

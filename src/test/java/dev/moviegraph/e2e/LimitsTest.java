@@ -43,6 +43,29 @@ class LimitsTest {
                 response.raw().body());
     }
 
+    /** {@code { ...F0 }} and fragments F0 .. F(n-1), each spreading the next, the last reading a title. */
+    private static String fragmentChain(int fragments) {
+        StringBuilder query = new StringBuilder("{ ...F0 }");
+        for (int i = 0; i < fragments - 1; i++) {
+            query.append(" fragment F").append(i).append(" on Query { __typename ...F").append(i + 1).append(" }");
+        }
+        return query.append(" fragment F").append(fragments - 1)
+                .append(" on Query { movie(id: \"tt0111161\") { title } }").toString();
+    }
+
+    @Test
+    void moreFragmentsThanTheLimitAreRefusedBeforeValidation() {
+        // Found by FuzzTest: graphql-java's fragment-cycle check takes time growing with the cube of a chain
+        // of fragments; 300 of them (2,700 tokens) took seconds of CPU to validate.
+        Response response = refused(fragmentChain(51));
+
+        assertTrue(response.errors().get(0).path("message").asText().contains("51 fragments; at most 50"),
+                response.raw().body());
+        assertEquals("LIMIT_EXCEEDED", refused(fragmentChain(400)).firstErrorCode());
+        Response fifty = server.client().query(fragmentChain(50));
+        assertEquals("The Shawshank Redemption", fifty.data().path("movie").path("title").asText(), fifty.raw().body());
+    }
+
     @Test
     void moreTokensThanTheParserAllowsAreRefusedWhileParsing() {
         StringBuilder query = new StringBuilder("{ movie(id: \"tt0111161\") { title");
