@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.YearMonth;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -24,11 +25,14 @@ import java.util.stream.IntStream;
  * twice, with DataLoader batching on and off, drives a fixed mix of query shapes over HTTP with N closed-loop
  * clients each, and prints throughput, client latency, DynamoDB requests and read units per GraphQL
  * request and the gateway's own time, per shape and mode. Exits 1 when any request failed.
+ * {@code benchmark load [options]} runs {@link LoadRun} instead: all shapes at once on one server.
  */
 public final class Benchmark {
     private static final String USAGE = "usage: moviegraph.jar benchmark [--clients N] [--seconds S] [--warmup S]"
             + "\n  N clients (default 8) send requests back to back for S seconds (default 10) per shape and mode,"
-            + "\n  after a warm-up of S seconds (default 2) per shape and mode whose results are discarded";
+            + "\n  after a warm-up of S seconds (default 2) per shape and mode whose results are discarded"
+            + "\n       moviegraph.jar benchmark load [--clients N] [--seconds S] [--warmup S]"
+            + "\n  a mix of all shapes and some writes on one server (see LoadRun)";
     private static final Options DEFAULTS = new Options(8, 10, 2);
     private static final List<String> MOVIES = List.of("tt0111161", "tt0068646", "tt0133093");
     private static final List<String> ACTORS = List.of("nm0000209", "nm0000151");
@@ -58,15 +62,29 @@ public final class Benchmark {
     }
 
     public static void main(String[] args) {
-        Options options = parse(args, DEFAULTS);
+        if (args.length > 0 && args[0].equals("load")) {
+            LoadRun.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        exit(args, DEFAULTS, USAGE, options -> new Benchmark(options).run());
+    }
+
+    /** A benchmark command: runs with its options and returns the exit status. */
+    interface Command {
+        int run(Options options) throws Exception;
+    }
+
+    /** Parses the options (2 with the usage when they are wrong), runs the command and exits with its status. */
+    static void exit(String[] args, Options defaults, String usage, Command command) {
+        Options options = parse(args, defaults);
         if (options == null) {
-            System.err.println(USAGE);
+            System.err.println(usage);
             System.exit(2);
             return;
         }
         int status;
         try {
-            status = new Benchmark(options).run();
+            status = command.run(options);
         } catch (Exception e) {
             e.printStackTrace();
             status = 1;
@@ -166,7 +184,7 @@ public final class Benchmark {
         }
     }
 
-    /** The query shapes, in the order they are reported. */
+    /** The query shapes, in the order they are reported; {@link LoadRun} mixes the same ones. */
     static List<Shape> shapes(List<String> twentyIds) {
         Function<Integer, Map<String, Object>> movie = i -> Map.of("id", MOVIES.get(i % MOVIES.size()));
         Function<Integer, Map<String, Object>> actor = i -> Map.of("id", ACTORS.get(i % ACTORS.size()));
