@@ -18,15 +18,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.YearMonth;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -61,38 +62,24 @@ public final class LoadRun {
     private static final int STRIDE = 37;
     private static final int ERRORS_SHOWN = 10;
 
-    /** Why a request counts as failed. */
-    enum Failure {
-        STATUS("HTTP status not 200"),
-        GRAPHQL("GraphQL errors"),
-        BAD_BODY("unexpected body"),
-        TIMEOUT("timeout"),
-        IO("connection or I/O");
-
-        private final String description;
-
-        Failure(String description) {
-            this.description = description;
-        }
-    }
-
     /** What one client saw, per shape; only its own thread writes it, so recording takes no lock. */
     static final class Recorder {
         final LatencyHistogram[] latencies;
         final long[] dynamoRequests;
-        final long[][] failures;
+        /** Per shape, failed requests by kind: "HTTP 503", "GraphQL UNAVAILABLE", "timeout" and so on. */
+        final List<Map<String, Long>> failures;
 
         Recorder(int shapes) {
             latencies = Stream.generate(LatencyHistogram::new).limit(shapes).toArray(LatencyHistogram[]::new);
             dynamoRequests = new long[shapes];
-            failures = new long[shapes][Failure.values().length];
+            failures = Stream.<Map<String, Long>>generate(TreeMap::new).limit(shapes).toList();
         }
 
         void reset() {
             for (int shape = 0; shape < latencies.length; shape++) {
                 latencies[shape].reset();
                 dynamoRequests[shape] = 0;
-                Arrays.fill(failures[shape], 0);
+                failures.get(shape).clear();
             }
         }
 
@@ -100,18 +87,13 @@ public final class LoadRun {
             for (int shape = 0; shape < latencies.length; shape++) {
                 latencies[shape].add(other.latencies[shape]);
                 dynamoRequests[shape] += other.dynamoRequests[shape];
-                for (int kind = 0; kind < Failure.values().length; kind++) {
-                    failures[shape][kind] += other.failures[shape][kind];
-                }
+                Map<String, Long> mine = failures.get(shape);
+                other.failures.get(shape).forEach((kind, count) -> mine.merge(kind, count, Long::sum));
             }
         }
 
         long failures(int shape) {
-            long sum = 0;
-            for (long count : failures[shape]) {
-                sum += count;
-            }
-            return sum;
+            return failures.get(shape).values().stream().mapToLong(Long::longValue).sum();
         }
     }
 
@@ -119,6 +101,7 @@ public final class LoadRun {
     private final GraphQLHttp http = new GraphQLHttp();
     private final AtomicLong streamIds = new AtomicLong();
     private final List<String> errorsShown = Collections.synchronizedList(new ArrayList<>());
+    private volatile String phase = "warm-up";
 
     private LoadRun(Options options) {
         this.options = options;
@@ -205,6 +188,7 @@ public final class LoadRun {
             long rssStart = residentBytes();
             int threadsStart = ManagementFactory.getThreadMXBean().getThreadCount();
             Map<String, long[]> gcBefore = collections();
+            phase = "measured";
             System.err.printf("== measuring for %d s with %d clients%n", options.seconds(), options.clients());
             long start = System.nanoTime();
             drive(base, shapes, schedule, recorders, options.seconds());
@@ -220,7 +204,8 @@ public final class LoadRun {
             System.out.printf("load run: %d clients, %d s measured after %d s of warm-up, one embedded server "
                     + "(batching on), loopback HTTP%n", options.clients(), options.seconds(), options.warmup());
             long errors = printTable(shapes, measured, elapsed);
-            long warmupErrors = printErrors(shapes, warmup, measured);
+            long warmupErrors = IntStream.range(0, shapes.size()).mapToLong(warmup::failures).sum();
+            printErrors(shapes, warmup, measured);
             long writes = writes(measured, shapes);
             System.out.printf("%nwrites: %d streams recorded in the measured run, %d with the warm-up's (each a new "
                     + "stream item and +1 on one of 20 movies x 12 monthly totals of %d)%n", writes,
@@ -271,7 +256,7 @@ public final class LoadRun {
     private void send(URI base, Shape shape, int sequence, Recorder recorder, int index) {
         long start = System.nanoTime();
         long answered = 0;
-        Failure failure = null;
+        String failure = null;
         String detail = null;
         try {
             HttpResponse<String> response = http.post(base, shape.query(), shape.variables().apply(sequence), false);
@@ -280,34 +265,34 @@ public final class LoadRun {
             JsonNode cost = body.path("extensions").path("cost");
             recorder.dynamoRequests[index] += cost.path("requests").asLong();
             if (response.statusCode() != 200) {
-                failure = Failure.STATUS;
-                detail = response.statusCode() + " " + response.body();
+                failure = "HTTP " + response.statusCode();
+                detail = response.body();
             } else if (body.has("errors")) {
-                failure = Failure.GRAPHQL;
+                failure = "GraphQL " + body.path("errors").path(0).path("extensions").path("code").asText("error");
                 detail = body.path("errors").toString();
             } else if (!complete(body.path("data")) || cost.isMissingNode()) {
-                failure = Failure.BAD_BODY;
+                failure = "unexpected body";
                 detail = response.body();
             }
         } catch (JsonProcessingException e) {
-            failure = Failure.BAD_BODY;
+            failure = "unexpected body";
             detail = e.getOriginalMessage();
         } catch (HttpTimeoutException e) {
-            failure = Failure.TIMEOUT;
+            failure = "client timeout";
             detail = e.toString();
         } catch (IOException e) {
-            failure = Failure.IO;
+            failure = "I/O " + e.getClass().getSimpleName();
             detail = e.toString();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            failure = Failure.IO;
+            failure = "interrupted";
             detail = e.toString();
         }
         recorder.latencies[index].record(((answered != 0 ? answered : System.nanoTime()) - start) / 1_000);
         if (failure != null) {
-            recorder.failures[index][failure.ordinal()]++;
+            recorder.failures.get(index).merge(failure, 1L, Long::sum);
             if (errorsShown.size() < ERRORS_SHOWN) {
-                errorsShown.add(shape.name() + ": " + failure.description + ": "
+                errorsShown.add(phase + ", " + shape.name() + ": " + failure + ": "
                         + (detail.length() > 300 ? detail.substring(0, 300) + "..." : detail));
             }
         }
@@ -372,23 +357,22 @@ public final class LoadRun {
                 ms(latency.percentile(99)), ms(latency.max()), (double) dynamo / latency.count(), errors);
     }
 
-    /** The errors of the measured run by kind, those of the warm-up, and the first few; returns the warm-up's. */
-    private long printErrors(List<Shape> shapes, Recorder warmup, Recorder measured) {
-        long warmupErrors = 0;
+    /** The errors of both phases by shape and kind, and the first few of all. */
+    private void printErrors(List<Shape> shapes, Recorder warmup, Recorder measured) {
+        System.out.println();
         for (int shape = 0; shape < shapes.size(); shape++) {
-            warmupErrors += warmup.failures(shape);
-            for (Failure kind : Failure.values()) {
-                long count = measured.failures[shape][kind.ordinal()];
-                if (count > 0) {
-                    System.out.printf("errors: %s, %s: %d%n", shapes.get(shape).name(), kind.description, count);
-                }
+            String name = shapes.get(shape).name();
+            warmup.failures.get(shape).forEach((kind, count) -> System.out.printf("errors in the warm-up: %s, %s: %d%n",
+                    name, kind, count));
+            measured.failures.get(shape).forEach((kind, count) -> System.out.printf("errors: %s, %s: %d%n", name,
+                    kind, count));
+        }
+        synchronized (errorsShown) {
+            if (!errorsShown.isEmpty()) {
+                System.out.println("the first errors:");
+                errorsShown.forEach(error -> System.out.println("  " + error));
             }
         }
-        System.out.printf("%nerrors during the warm-up: %d%n", warmupErrors);
-        synchronized (errorsShown) {
-            errorsShown.forEach(error -> System.out.println("  " + error));
-        }
-        return warmupErrors;
     }
 
     /** Collections and milliseconds of every collector, by name. */
