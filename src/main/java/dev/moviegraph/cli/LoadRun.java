@@ -36,7 +36,8 @@ import java.util.stream.Stream;
  * weighted mix of {@link Benchmark}'s query shapes and a small share of writes, for S seconds after a
  * warm-up. Prints throughput, latency percentiles and DynamoDB requests per GraphQL request, per shape and
  * overall, every error, and the heap after GC before and after the measured run. Exits 1 when any request
- * failed (warm-up included) or the heap grew by more than {@value #HEAP_GROWTH_PERCENT}%.
+ * of the measured run failed or the heap grew by more than {@value #HEAP_GROWTH_PERCENT}%; errors in the
+ * warm-up (clients join one by one over its first half) are listed and warned about.
  *
  * <p>The heap is the whole JVM's: clients, gateway and DynamoDB Local. Each write adds an item to DynamoDB
  * Local, whose tables are an SQLite file (a temporary copy of the sample snapshot, on tmpfs where there is
@@ -47,7 +48,8 @@ import java.util.stream.Stream;
 public final class LoadRun {
     private static final String USAGE = "usage: moviegraph.jar benchmark load [--clients N] [--seconds S] [--warmup S]"
             + "\n  N clients (default 64) send a mix of requests back to back for S seconds (default 60) to one"
-            + "\n  server, after a warm-up of S seconds (default 10) whose latencies are discarded";
+            + "\n  server, after a warm-up of S seconds (default 10, clients joining over its first half) whose"
+            + "\n  latencies are discarded";
     private static final Options DEFAULTS = new Options(64, 60, 10);
     static final int HEAP_GROWTH_PERCENT = 20;
     private static final String RECORD_STREAM = "recordStream";
@@ -176,7 +178,9 @@ public final class LoadRun {
                     .toArray(Recorder[]::new);
 
             System.err.printf("== warming up for %d s with %d clients%n", options.warmup(), options.clients());
-            drive(base, shapes, schedule, recorders, options.warmup());
+            // A cold server (JIT, caches, DynamoDB Local's first requests) hit by every client at once answers
+            // its first requests in seconds: the clients join over the first half of the warm-up instead.
+            drive(base, shapes, schedule, recorders, options.warmup(), options.warmup() / 2.0);
             Recorder warmup = merge(recorders, shapes.size());
             long warmupWrites = writes(warmup, shapes);
             for (Recorder recorder : recorders) {
@@ -191,7 +195,7 @@ public final class LoadRun {
             phase = "measured";
             System.err.printf("== measuring for %d s with %d clients%n", options.seconds(), options.clients());
             long start = System.nanoTime();
-            drive(base, shapes, schedule, recorders, options.seconds());
+            drive(base, shapes, schedule, recorders, options.seconds(), 0);
             long elapsed = System.nanoTime() - start;
             Map<String, long[]> gcAfter = collections();
             System.err.println("== heap after GC, after the measured run");
@@ -220,24 +224,37 @@ public final class LoadRun {
                         + "MiB, end %.1f MiB%n", mib(rssStart), mib(rssEnd));
             }
             System.out.printf("live threads: start %d, end %d%n", threadsStart, threadsEnd);
-            boolean pass = errors == 0 && warmupErrors == 0 && heapOk;
-            System.out.printf("%nresult: %s (%d errors in the measured run, %d in the warm-up, heap %s)%n",
-                    pass ? "PASS" : "FAIL", errors, warmupErrors, heapOk ? "within the bound" : "over the bound");
+            boolean pass = errors == 0 && heapOk;
+            System.out.printf("%nresult: %s (%d errors in the measured run, heap %s)%n", pass ? "PASS" : "FAIL",
+                    errors, heapOk ? "within the bound" : "over the bound");
+            if (warmupErrors > 0) {
+                System.out.printf("warning: %d errors in the warm-up (listed above), not part of the result%n",
+                        warmupErrors);
+            }
             return pass ? 0 : 1;
         }
     }
 
-    /** N clients, each sending the next request of the schedule as soon as the last one is answered. */
-    private void drive(URI base, List<Shape> shapes, int[] schedule, Recorder[] recorders, int seconds)
-            throws Exception {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    /**
+     * N clients, each sending the next request of the schedule as soon as the last one is answered; they
+     * join one after the other, evenly over the first {@code rampSeconds}.
+     */
+    private void drive(URI base, List<Shape> shapes, int[] schedule, Recorder[] recorders, int seconds,
+                       double rampSeconds) throws Exception {
+        long start = System.nanoTime();
+        long deadline = start + seconds * 1_000_000_000L;
         int clients = recorders.length;
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         try {
             List<Future<?>> futures = new ArrayList<>();
             for (int c = 0; c < clients; c++) {
                 int client = c;
+                long joins = start + (long) (rampSeconds * 1e9 * client / clients);
                 futures.add(pool.submit(() -> {
+                    long wait = joins - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
                     for (int i = 0; System.nanoTime() < deadline; i++) {
                         int shape = schedule[(client * STRIDE + i) % schedule.length];
                         send(base, shapes.get(shape), client + i * clients, recorders[client], shape);
