@@ -4,16 +4,13 @@ import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.YearMonth;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -28,11 +25,15 @@ import java.util.stream.IntStream;
  * twice, with DataLoader batching on and off, drives a fixed mix of query shapes over HTTP with N closed-loop
  * clients each, and prints throughput, client latency, DynamoDB requests and read units per GraphQL
  * request and the gateway's own time, per shape and mode. Exits 1 when any request failed.
+ * {@code benchmark load [options]} runs {@link LoadRun} instead: all shapes at once on one server.
  */
 public final class Benchmark {
     private static final String USAGE = "usage: moviegraph.jar benchmark [--clients N] [--seconds S] [--warmup S]"
             + "\n  N clients (default 8) send requests back to back for S seconds (default 10) per shape and mode,"
-            + "\n  after a warm-up of S seconds (default 2) per shape and mode whose results are discarded";
+            + "\n  after a warm-up of S seconds (default 2) per shape and mode whose results are discarded"
+            + "\n       moviegraph.jar benchmark load [--clients N] [--seconds S] [--warmup S]"
+            + "\n  a mix of all shapes and some writes on one server (see LoadRun)";
+    private static final Options DEFAULTS = new Options(8, 10, 2);
     private static final List<String> MOVIES = List.of("tt0111161", "tt0068646", "tt0133093");
     private static final List<String> ACTORS = List.of("nm0000209", "nm0000151");
     private static final String CAST = "cast(first: 10) { edges { node { characters actor { name%s } } } }";
@@ -54,24 +55,36 @@ public final class Benchmark {
     }
 
     private final Options options;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
-    private final ObjectMapper json = new ObjectMapper();
+    private final GraphQLHttp http = new GraphQLHttp();
 
     private Benchmark(Options options) {
         this.options = options;
     }
 
     public static void main(String[] args) {
-        Options options = parse(args);
+        if (args.length > 0 && args[0].equals("load")) {
+            LoadRun.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        exit(args, DEFAULTS, USAGE, options -> new Benchmark(options).run());
+    }
+
+    /** A benchmark command: runs with its options and returns the exit status. */
+    interface Command {
+        int run(Options options) throws Exception;
+    }
+
+    /** Parses the options (2 with the usage when they are wrong), runs the command and exits with its status. */
+    static void exit(String[] args, Options defaults, String usage, Command command) {
+        Options options = parse(args, defaults);
         if (options == null) {
-            System.err.println(USAGE);
+            System.err.println(usage);
             System.exit(2);
             return;
         }
         int status;
         try {
-            status = new Benchmark(options).run();
+            status = command.run(options);
         } catch (Exception e) {
             e.printStackTrace();
             status = 1;
@@ -80,11 +93,14 @@ public final class Benchmark {
         System.exit(status);
     }
 
-    /** The options, or null when an argument is unknown, lacks its value or is out of range (warm-up may be 0). */
-    static Options parse(String[] args) {
-        int clients = 8;
-        int seconds = 10;
-        int warmup = 2;
+    /**
+     * The options, {@code defaults} where not given, or null when an argument is unknown, lacks its value
+     * or is out of range (warm-up may be 0).
+     */
+    static Options parse(String[] args, Options defaults) {
+        int clients = defaults.clients();
+        int seconds = defaults.seconds();
+        int warmup = defaults.warmup();
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length) {
                 return null;
@@ -112,10 +128,7 @@ public final class Benchmark {
 
     private int run() throws Exception {
         List<Mode> modes = measure();
-        Runtime runtime = Runtime.getRuntime();
-        System.out.printf("%nmachine: %d processors, %s %s, Java %s, max heap %d MiB%n", runtime.availableProcessors(),
-                System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
-                runtime.maxMemory() / (1024 * 1024));
+        System.out.printf("%n%s%n", machine());
         System.out.printf("parameters: %d clients, %d s measured per shape and mode, after %d s of warm-up per shape "
                 + "and mode%n", options.clients(), options.seconds(), options.warmup());
         long errors = 0;
@@ -131,6 +144,13 @@ public final class Benchmark {
         return 0;
     }
 
+    static String machine() {
+        Runtime runtime = Runtime.getRuntime();
+        return String.format("machine: %d processors, %s %s, Java %s, max heap %d MiB", runtime.availableProcessors(),
+                System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
+                runtime.maxMemory() / (1024 * 1024));
+    }
+
     /**
      * Both servers run in this JVM, batching on and off. Whatever runs first pays for the JIT of the
      * shared code (gateway and DynamoDB Local alike), so every shape is warmed up on both before anything
@@ -143,7 +163,7 @@ public final class Benchmark {
              Moviegraph off = Moviegraph.start(AppConfig.defaults().withPort(0).withBatching(false), List.of())) {
             List<URI> bases = List.of(URI.create("http://127.0.0.1:" + on.port()),
                     URI.create("http://127.0.0.1:" + off.port()));
-            List<Shape> shapes = shapes(twentyMovieIds(bases.get(0)));
+            List<Shape> shapes = shapes(http.twentyMovieIds(bases.get(0)));
             for (Shape shape : shapes) {
                 for (URI base : bases) {
                     System.err.printf("== warming up %s on %s%n", shape.name(), base);
@@ -164,7 +184,8 @@ public final class Benchmark {
         }
     }
 
-    private static List<Shape> shapes(List<String> twentyIds) {
+    /** The query shapes, in the order they are reported; {@link LoadRun} mixes the same ones. */
+    static List<Shape> shapes(List<String> twentyIds) {
         Function<Integer, Map<String, Object>> movie = i -> Map.of("id", MOVIES.get(i % MOVIES.size()));
         Function<Integer, Map<String, Object>> actor = i -> Map.of("id", ACTORS.get(i % ACTORS.size()));
         Function<Integer, Map<String, Object>> month = i -> Map.of("month", YearMonth.of(2024, 1 + i % 12).toString());
@@ -186,19 +207,6 @@ public final class Benchmark {
                 // One fixed set of ids: the point is twenty movies in one request, not which twenty.
                 new Shape("twentyMoviesWithCasts", "query TwentyMoviesWithCasts($ids: [ID!]!) { movies(ids: $ids) "
                         + "{ title cast(first: 5) { edges { node { actor { name } } } } } }", i -> Map.of("ids", twentyIds)));
-    }
-
-    /** Twenty ids that exist, asked of the server rather than hard-coded so a new sample cannot break them. */
-    private List<String> twentyMovieIds(URI base) throws IOException, InterruptedException {
-        HttpResponse<String> response = post(base, "{ topMovies(month: \"2024-05\", limit: 20) { movie { id } } }",
-                Map.of());
-        List<String> ids = new ArrayList<>();
-        json.readTree(response.body()).path("data").path("topMovies")
-                .forEach(entry -> ids.add(entry.path("movie").path("id").asText()));
-        if (response.statusCode() != 200 || ids.size() != 20) {
-            throw new IllegalStateException("could not read 20 movie ids: " + response.body());
-        }
-        return ids;
     }
 
     /** N clients, each sending the next request as soon as the last one is answered, until the time is up. */
@@ -232,9 +240,9 @@ public final class Benchmark {
     private Sample send(URI base, Shape shape, int sequence) {
         long start = System.nanoTime();
         try {
-            HttpResponse<String> response = post(base, shape.query(), shape.variables().apply(sequence));
+            HttpResponse<String> response = http.post(base, shape.query(), shape.variables().apply(sequence), true);
             long nanos = System.nanoTime() - start;
-            JsonNode body = json.readTree(response.body());
+            JsonNode body = http.json().readTree(response.body());
             JsonNode cost = body.path("extensions").path("cost");
             boolean error = response.statusCode() != 200 || body.has("errors") || cost.isMissingNode();
             return new Sample(nanos, cost.path("requests").asInt(), cost.path("readUnits").asDouble(),
@@ -247,23 +255,9 @@ public final class Benchmark {
         }
     }
 
-    private HttpResponse<String> post(URI base, String query, Map<String, Object> variables)
-            throws IOException, InterruptedException {
-        String body = json.writeValueAsString(Map.of("query", query, "variables", variables));
-        HttpRequest request = HttpRequest.newBuilder(base.resolve("/graphql"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json")
-                .header("Moviegraph-Trace", "on")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        return http.send(request, HttpResponse.BodyHandlers.ofString());
-    }
-
     /** hits / (hits + misses) of the parsed-document cache, over the server's whole life. */
     private double documentCacheHitRate(URI base) throws IOException, InterruptedException {
-        String text = http.send(HttpRequest.newBuilder(base.resolve("/metrics")).GET().build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String text = http.get(base.resolve("/metrics"));
         double hits = 0;
         double misses = 0;
         for (String line : text.split("\n")) {

@@ -45,11 +45,24 @@ public final class DynamoClients {
     /** Before retry n after any other retryable failure (5xx, I/O, timeouts): below 50 ms x 2^(n-1). */
     private static final BackoffStrategy BACKOFF = BackoffStrategy.exponentialDelay(
             Duration.ofMillis(50), Duration.ofSeconds(1));
+    /**
+     * Calls in flight at once to a DynamoDB on loopback. DynamoDB Local runs the SQLite work of every
+     * request on one thread, and a BatchGetItem reads its keys one after the other: with the calls of 64
+     * clients all sent at once, each one waited behind all the others' reads, went past the 3 s attempt
+     * limit, and its retries added to the pile (the abandoned attempt still runs). Held back in the
+     * gateway, a call waits outside the attempt's limit and the call timeout (the query's own time limit
+     * still covers it), and a batch waits for 8 calls, not for every key of every other call (benchmark
+     * load). Real DynamoDB is not limited.
+     */
+    static final int LOCAL_CALLS_IN_FLIGHT = 8;
 
     private DynamoClients() {
     }
 
     /**
+     * The client; for an endpoint on loopback (DynamoDB Local), one that sends at most
+     * {@value #LOCAL_CALLS_IN_FLIGHT} calls at a time and holds the others back in order ({@link InFlightLimit}).
+     *
      * @param endpoint     null for AWS's default endpoint, else an explicit endpoint
      * @param interceptors observers of every call (request counting in tests), after the one that
      *                     counts each call's attempts for its receipt
@@ -69,7 +82,16 @@ public final class DynamoClients {
                     .region(regionOr(Region.US_EAST_1))
                     .credentialsProvider(localOrDefault());
         }
-        return OutageBreaker.guard(builder.build());
+        DynamoDbAsyncClient client = builder.build();
+        // The breaker outside the line: while it is open, calls fail at once instead of queueing first.
+        return OutageBreaker.guard(endpoint != null && isLoopback(endpoint)
+                ? InFlightLimit.wrap(client, LOCAL_CALLS_IN_FLIGHT) : client);
+    }
+
+    /** An endpoint on this machine: DynamoDB Local, embedded or started beside the gateway. */
+    static boolean isLoopback(URI endpoint) {
+        String host = endpoint.getHost();
+        return host != null && (host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]"));
     }
 
     private static AwsCredentialsProviderChain localOrDefault() {
