@@ -33,7 +33,7 @@ public final class Main {
         if (args.length > 1 || args.length == 1 && !args[0].equals("aggregate")) {
             // A mistyped command must not quietly start a server instead.
             System.err.println("unknown command '" + String.join(" ", args)
-                    + "'; usage: moviegraph.jar [aggregate | benchmark [options]]");
+                    + "'; usage: moviegraph.jar [aggregate | benchmark [load] [options]]");
             System.exit(2);
             return;
         }
