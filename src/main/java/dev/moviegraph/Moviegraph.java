@@ -54,11 +54,13 @@ public final class Moviegraph implements AutoCloseable {
     private final StreamAggregator aggregator;
     private final DynamoDbStreamsAsyncClient streams;
     private final Duration grace;
+    private final GraphQLService graphql;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
 
     private Moviegraph(EmbeddedDynamo embedded, DynamoDbAsyncClient client, HttpServer http, ExecutorService writes,
-                       StreamAggregator aggregator, DynamoDbStreamsAsyncClient streams, Duration grace) {
+                       StreamAggregator aggregator, DynamoDbStreamsAsyncClient streams, Duration grace,
+                       GraphQLService graphql) {
         this.embedded = embedded;
         this.client = client;
         this.http = http;
@@ -66,6 +68,7 @@ public final class Moviegraph implements AutoCloseable {
         this.aggregator = aggregator;
         this.streams = streams;
         this.grace = grace;
+        this.graphql = graphql;
     }
 
     /** Writes wait on DynamoDB (read, then a conditional transaction) on threads of their own. */
@@ -125,7 +128,7 @@ public final class Moviegraph implements AutoCloseable {
                     .start(config.port());
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
                     (System.nanoTime() - started) / 1_000_000, http.port());
-            return new Moviegraph(embedded, client, http, writes, aggregator, streams, grace);
+            return new Moviegraph(embedded, client, http, writes, aggregator, streams, grace, graphql);
         } catch (RuntimeException e) {
             if (aggregator != null) {
                 aggregator.close();
@@ -165,8 +168,9 @@ public final class Moviegraph implements AutoCloseable {
 
     /**
      * Shuts down in order, each step logged with its time: HTTP stops accepting (new requests, /health
-     * included, are refused) and lets the requests in flight finish within the grace, then the write
-     * threads, the stream aggregator, the DynamoDB client and last the embedded DynamoDB Local stop.
+     * included, are refused) and lets the requests in flight finish within the grace, then the timer of
+     * the queries' time limits, the write threads, the stream aggregator, the DynamoDB client and last
+     * the embedded DynamoDB Local stop.
      * Runs once; a second call waits for the first to finish. Throws when a step failed, after trying
      * every other step.
      */
@@ -197,6 +201,7 @@ public final class Moviegraph implements AutoCloseable {
         LOG.info("Shutting down: no new requests, up to {} s for those in flight", grace.toSeconds());
         List<RuntimeException> failures = new ArrayList<>();
         step("HTTP", http::stop, failures);
+        step("query time limits", graphql::close, failures);
         step("write threads", () -> stopWrites(deadline), failures);
         if (aggregator != null) {
             step("stream aggregator", () -> {

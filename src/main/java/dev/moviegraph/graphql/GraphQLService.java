@@ -55,7 +55,7 @@ import java.util.concurrent.TimeUnit;
  * {@code extensions.trace} on demand). A planned request runs the same fetchers over
  * {@link PlanningCatalog} and answers {@code extensions.plan} instead of data.
  */
-public final class GraphQLService {
+public final class GraphQLService implements AutoCloseable {
     /** Total characters of the cached documents' query text: a bound on the cache's memory. */
     static final long DOCUMENT_CACHE_CHARS = 4_000_000;
 
@@ -227,6 +227,12 @@ public final class GraphQLService {
         metrics.request(input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
                 outcome, System.nanoTime() - start);
         return response;
+    }
+
+    /** Stops the thread that fires time limits; called once HTTP has stopped taking requests. */
+    @Override
+    public void close() {
+        deadlines.shutdownNow();
     }
 
     /**
