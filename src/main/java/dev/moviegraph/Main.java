@@ -2,11 +2,19 @@ package dev.moviegraph;
 
 import dev.moviegraph.cli.Aggregate;
 import dev.moviegraph.cli.Benchmark;
+import dev.moviegraph.cli.Migrate;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.config.ConfigException;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
@@ -16,7 +24,11 @@ import sun.misc.Signal;
 /**
  * Entry point: with no arguments, reads the environment, starts the server and stops it cleanly on
  * SIGTERM (see {@link Moviegraph#close()}), then exits 0; {@code aggregate} runs the stream aggregator
- * alone ({@link Aggregate}); {@code benchmark [options]} runs {@link Benchmark}.
+ * alone ({@link Aggregate}); {@code migrate} upgrades the table to this layout ({@link Migrate});
+ * {@code benchmark [options]} runs {@link Benchmark}. A server or aggregator that
+ * cannot start prints one line on stderr and exits 2 for its configuration (a bad variable, or
+ * DYNAMODB_ENDPOINT=aws with no region or credentials), 1 for anything else (the stack trace is logged
+ * at debug level).
  */
 public final class Main {
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
@@ -30,10 +42,10 @@ public final class Main {
             Benchmark.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
-        if (args.length > 1 || args.length == 1 && !args[0].equals("aggregate")) {
+        if (args.length > 1 || args.length == 1 && !args[0].equals("aggregate") && !args[0].equals("migrate")) {
             // A mistyped command must not quietly start a server instead.
             System.err.println("unknown command '" + String.join(" ", args)
-                    + "'; usage: moviegraph.jar [aggregate | benchmark [load] [options]]");
+                    + "'; usage: moviegraph.jar [aggregate | migrate | benchmark [load] [options]]");
             System.exit(2);
             return;
         }
@@ -45,16 +57,67 @@ public final class Main {
             System.exit(2);
             return;
         }
-        if (args.length == 1) {
-            Aggregate.run(config);
+        Moviegraph server;
+        try {
+            if (args.length == 1 && args[0].equals("migrate")) {
+                Migrate.run(config, System.out);
+                // DynamoDB Local leaves a non-daemon thread behind after it stops.
+                System.exit(0);
+                return;
+            }
+            if (args.length == 1) {
+                Aggregate.run(config);
+                return;
+            }
+            server = Moviegraph.start(config, List.of());
+        } catch (ConfigException e) {
+            // Found out while starting, e.g. DYNAMODB_ENDPOINT=aws with no region or no credentials.
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        } catch (RuntimeException | LinkageError e) {
+            // An operator reads one line saying what failed; the stack trace is for debugging only.
+            LOG.debug("Start-up failed", e);
+            System.err.println(args.length == 1 && args[0].equals("migrate")
+                    ? "migrate stopped: " + oneLine(e) + " (running it again continues where it stopped)"
+                    : "moviegraph did not start: " + oneLine(e));
+            System.exit(1);
             return;
         }
-        Moviegraph server = Moviegraph.start(config, List.of());
         // Any other way out (Ctrl-C, System.exit) closes the server in the same order; close() runs once.
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "moviegraph-shutdown"));
         // SIGTERM asks for a stop, so a clean one exits 0 rather than the JVM's default 143. sun.misc.Signal
         // (jdk.unsupported, kept on purpose by JEP 260) is the JDK's only way to handle a signal; javac warns.
         Signal.handle(new Signal("TERM"), signal -> stop(server, signal));
+    }
+
+    /**
+     * What went wrong, on one line: the messages down the cause chain, each joined with ": " unless the
+     * one before already says it, wrappers without a message of their own (CompletionException and the
+     * like) skipped, line breaks made spaces.
+     */
+    static String oneLine(Throwable failure) {
+        StringBuilder text = new StringBuilder();
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Throwable cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
+            if (isWrapper(cause)) {
+                continue;
+            }
+            String message = cause.getMessage() == null || cause.getMessage().isBlank()
+                    ? cause.getClass().getSimpleName() : cause.getMessage().strip();
+            if (text.indexOf(message) < 0) {
+                text.append(text.length() == 0 ? "" : ": ").append(message);
+            }
+        }
+        String line = text.length() == 0 ? failure.getClass().getSimpleName() : text.toString();
+        return line.replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    /** Only carries its cause: its message, if any, is the cause's toString(). */
+    private static boolean isWrapper(Throwable e) {
+        return (e instanceof CompletionException || e instanceof ExecutionException
+                || e instanceof InvocationTargetException || e instanceof UndeclaredThrowableException)
+                && e.getCause() != null;
     }
 
     private static void stop(Moviegraph server, Signal signal) {

@@ -157,6 +157,7 @@ public final class Moviegraph implements AutoCloseable {
             throw new IllegalStateException("Table " + config.tableName()
                     + " does not exist; create it or set CREATE_TABLE=true");
         }
+        admin.requireLayout();
         if (config.loadSample()) {
             new SampleLoader(new BulkLoader(client, config.tableName())).loadIfMissing();
         }

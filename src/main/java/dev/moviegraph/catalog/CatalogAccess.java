@@ -7,16 +7,16 @@ package dev.moviegraph.catalog;
 public enum CatalogAccess {
     /** {@link CatalogReader#fetch}: items by key, any types mixed. */
     ITEMS_BY_KEY,
-    /** {@link CatalogReader#readMovie}: parts of one movie's item collection. */
+    /** {@link CatalogReader#read} of a movie: parts of its item collection. */
     MOVIE_COLLECTION,
-    /** {@link CatalogReader#readFilmography}: an actor's page of movies. */
-    FILMOGRAPHY,
-    /** {@link CatalogReader#topMovies}: the most streamed movies of a month. */
+    /** {@link CatalogReader#read} of a person: a page of their credits in one role. */
+    PERSON_CREDITS,
+    /** {@link CatalogReader#read} of a month: the most streamed movies. */
     TOP_MOVIES,
-    /** {@link CatalogWriter#putMovie}, {@link CatalogWriter#putActor}: an item and its copies. */
+    /** {@link CatalogWriter#putMovie}, {@link CatalogWriter#putPerson}: an item and its copies. */
     PUT_ENTITY,
-    /** {@link CatalogWriter#castActor}, {@link CatalogWriter#uncastActor}. */
-    CAST,
+    /** {@link CatalogWriter#credit}, {@link CatalogWriter#uncredit}. */
+    CREDIT,
     /** {@link CatalogWriter#deleteMovie}: a whole item collection. */
     DELETE_MOVIE,
     /** {@link CatalogWriter#recordStream}. */

@@ -5,29 +5,30 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The write port. Every write is atomic (one transaction, or a sequence of version-guarded ones when an
- * item has more copies than a transaction holds), keeps the copies other items carry (a cast item's
- * movie title and actor name, a total's movie title) equal to the item they copy, and reports its calls
- * like reads do. Inputs arrive validated ({@link Writes}).
+ * item has more copies than a transaction holds), keeps the copies other items carry (a credit's movie
+ * title and year and person name, a total's movie title) equal to the item they copy, and reports its
+ * calls like reads do. Inputs arrive validated ({@link Writes}).
  */
 public interface CatalogWriter {
 
-    /** Creates or replaces a movie; its cast items and totals get the new title and year. */
+    /** Creates or replaces a movie; its credits and totals get the new title and year. */
     CompletableFuture<Movie> putMovie(Movie movie, CallContext context);
 
-    /** Creates or replaces an actor; every cast item of the actor gets the new name. */
-    CompletableFuture<Actor> putActor(Actor actor, CallContext context);
+    /** Creates or replaces a person; every credit of the person gets the new name. */
+    CompletableFuture<Person> putPerson(Person person, CallContext context);
 
     /**
-     * Puts an actor in a movie's cast (or replaces their entry); fails with {@link NotFoundException}
-     * when either does not exist, checked in the same transaction as the write.
+     * Credits a person in a movie in a role (or replaces that credit's characters and position); fails
+     * with {@link NotFoundException} when either does not exist, checked in the same transaction as the
+     * write. A crew credit with no position goes after the movie's other credits of that role.
      */
-    CompletableFuture<CastMember> castActor(MovieId movieId, ActorId actorId, List<String> characters, Integer billing,
-                                            CallContext context);
+    CompletableFuture<Credit> credit(MovieId movieId, PersonId personId, Role role, List<String> characters,
+                                     Integer position, CallContext context);
 
-    /** Takes an actor out of a movie's cast; false when they were not in it. */
-    CompletableFuture<Boolean> uncastActor(MovieId movieId, ActorId actorId, CallContext context);
+    /** Takes a person's credit in a role out of a movie; false when there was none. */
+    CompletableFuture<Boolean> uncredit(MovieId movieId, PersonId personId, Role role, CallContext context);
 
-    /** Deletes the movie's whole item collection (movie, cast, totals); false when there was no movie. */
+    /** Deletes the movie's whole item collection (movie, credits, totals); false when there was no movie. */
     CompletableFuture<Boolean> deleteMovie(MovieId movieId, CallContext context);
 
     /** Records one stream, exactly once per stream id; see {@link StreamReceipt}. */

@@ -37,12 +37,17 @@ public final class Writes {
         return movie;
     }
 
-    public static Actor actor(Actor actor, Clock clock) {
-        text("name", actor.name());
-        if (actor.birthYear() != null) {
-            Inputs.inRange("birthYear", actor.birthYear(), 1800, Year.now(clock).getValue());
+    public static Person person(Person person, Clock clock) {
+        text("name", person.name());
+        int thisYear = Year.now(clock).getValue();
+        if (person.birthYear() != null) {
+            Inputs.inRange("birthYear", person.birthYear(), 1800, thisYear);
         }
-        return actor;
+        if (person.deathYear() != null) {
+            Inputs.inRange("deathYear", person.deathYear(), person.birthYear() == null ? 1800 : person.birthYear(),
+                    thisYear);
+        }
+        return person;
     }
 
     public static List<String> characters(List<String> characters) {

@@ -51,6 +51,7 @@ public final class BuildSampleSnapshot {
                  DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of())) {
                 TableAdmin admin = new TableAdmin(client, SampleSnapshot.TABLE_NAME);
                 admin.ensureTableWithoutStream();
+                admin.requireLayout();
                 new SampleLoader(new BulkLoader(client, SampleSnapshot.TABLE_NAME)).loadIfMissing();
                 // The stream starts after the load: the sample's 13,980 inserts would only make the file
                 // twice as big and give the stream aggregator records to skip at every start.

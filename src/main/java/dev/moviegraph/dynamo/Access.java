@@ -1,93 +1,192 @@
 package dev.moviegraph.dynamo;
 
-import static dev.moviegraph.dynamo.TableLayout.GSI1;
-import static dev.moviegraph.dynamo.TableLayout.GSI2;
-import static dev.moviegraph.dynamo.TableLayout.LSI1;
+import static dev.moviegraph.dynamo.TableModel.GSI3_PK;
+import static dev.moviegraph.dynamo.TableModel.GSI3_SK;
+import static dev.moviegraph.dynamo.TableModel.GSI2_PK;
+import static dev.moviegraph.dynamo.TableModel.LSI1_SK;
+import static dev.moviegraph.dynamo.TableModel.PK;
+import static dev.moviegraph.dynamo.TableModel.SK;
 
 import dev.moviegraph.catalog.AccessPattern;
 import dev.moviegraph.catalog.CatalogAccess;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
- * Every access pattern of the table, declared once beside {@link TableLayout}: the operation, the
- * index, the key condition and the template of each of its values. Queries are built from these
- * constants ({@link #query}), and the plans and traces describe them from the same constants, so what
- * a plan says is what is sent.
+ * Every access pattern of the table: the operation, the index and the key condition, each of whose
+ * values is bound to a key template of {@link TableModel}. Queries render their values from those
+ * templates ({@link #query}), and plans, traces and the start-up check describe them from the same
+ * templates, so what a plan says is what is sent and a key format changes in the model alone.
  */
 enum Access {
-    GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "GetItem", null, "pk = :pk AND sk = :sk",
-            ":pk", "mov#{id} | act#{id}", ":sk", "mov#{id} | act#{id} | tot#{month}"),
-    BATCH_GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "BatchGetItem", null, "pk = :pk AND sk = :sk",
-            ":pk", "mov#{id} | act#{id}", ":sk", "mov#{id} | act#{id} | tot#{month}"),
-    /** LSI1: the movie item (billing#0000) then its cast, top-billed first. */
-    MOVIE_WITH_CAST(CatalogAccess.MOVIE_COLLECTION, "Query", LSI1, "pk = :pk",
-            ":pk", "mov#{id}"),
+    GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "GetItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", keyed(PK), ":sk", keyed(SK)),
+    BATCH_GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "BatchGetItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", keyed(PK), ":sk", keyed(SK)),
+    /** LSI1 from the movie item: the movie, then its cast top-billed first. */
+    MOVIE_WITH_CAST(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk AND lsi1sk >= :movie",
+            ":pk", bind(TableModel.MOVIE, PK), ":movie", bind(TableModel.MOVIE, LSI1_SK)),
     /** LSI1 after the movie item: a cast page, top-billed first. */
-    CAST_PAGE(CatalogAccess.MOVIE_COLLECTION, "Query", LSI1, "pk = :pk AND lsi1sk > :movie",
-            ":pk", "mov#{id}", ":movie", TableLayout.MOVIE_BILLING),
-    /** The whole item collection: movie, cast and monthly totals. */
-    WHOLE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", null, "pk = :pk",
-            ":pk", "mov#{id}"),
-    /** The movie item and its totals: the sort-key range skips the cast (act#...). */
-    MOVIE_AND_TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", null, "pk = :pk AND sk BETWEEN :low AND :high",
-            ":pk", "mov#{id}", ":low", "mov#{id}", ":high", "tot#{to} | tot#~"),
-    TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", null, "pk = :pk AND sk BETWEEN :low AND :high",
-            ":pk", "mov#{id}", ":low", "tot#{from} | tot#", ":high", "tot#{to} | tot#~"),
-    /** GSI1 (inverted): the actor item then every cast item of the actor. */
-    ACTOR_WITH_FILMOGRAPHY(CatalogAccess.FILMOGRAPHY, "Query", GSI1, "sk = :actor",
-            ":actor", "act#{id}"),
-    FILMOGRAPHY_PAGE(CatalogAccess.FILMOGRAPHY, "Query", GSI1, "sk = :actor AND begins_with(pk, :movies)",
-            ":actor", "act#{id}", ":movies", TableLayout.MOVIE_PREFIX),
+    CAST_PAGE(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk AND lsi1sk > :movie",
+            ":pk", bind(TableModel.MOVIE, PK), ":movie", bind(TableModel.MOVIE, LSI1_SK)),
+    /** LSI1 up to the movie item: directors, then writers, in credit order, then the movie. */
+    CREW(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk AND lsi1sk <= :movie",
+            ":pk", bind(TableModel.MOVIE, PK), ":movie", bind(TableModel.MOVIE, LSI1_SK)),
+    /** LSI1 from the start: directors, writers, the movie, then the cast, until the cast page is full. */
+    MOVIE_CREDITS(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk",
+            ":pk", bind(TableModel.MOVIE, PK)),
+    /** The whole item collection: movie, credits and monthly totals. */
+    WHOLE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk",
+            ":pk", bind(TableModel.MOVIE, PK)),
+    /** The movie item and its totals: the sort-key range skips the credits. */
+    MOVIE_AND_TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk AND sk BETWEEN :low AND :high",
+            ":pk", bind(TableModel.MOVIE, PK), ":low", bind(TableModel.MOVIE, SK),
+            ":high", bind(TableModel.TOTAL, SK).orPrefixEnd()),
+    TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk AND sk BETWEEN :low AND :high",
+            ":pk", bind(TableModel.MOVIE, PK), ":low", bind(TableModel.TOTAL, SK).orPrefix(),
+            ":high", bind(TableModel.TOTAL, SK).orPrefixEnd()),
+    /** GSI3 from the person item: the person, then their acting credits, newest first. */
+    PERSON_WITH_ACTED(CatalogAccess.PERSON_CREDITS, "Query", Index.GSI3,
+            "gsi3pk = :person AND gsi3sk BETWEEN :item AND :acted",
+            ":person", bind(TableModel.PERSON, GSI3_PK), ":item", bind(TableModel.PERSON, GSI3_SK),
+            ":acted", bind(TableModel.CAST, GSI3_SK).prefixEnd()),
+    /** GSI3: the person item and every credit of the person, all roles (a rename rewrites their copies). */
+    PERSON_PARTITION(CatalogAccess.PUT_ENTITY, "Query", Index.GSI3, "gsi3pk = :person",
+            ":person", bind(TableModel.PERSON, GSI3_PK)),
+    /** GSI3: a person's credits in one role, newest first, then by title. */
+    PERSON_CREDITS(CatalogAccess.PERSON_CREDITS, "Query", Index.GSI3, "gsi3pk = :person AND begins_with(gsi3sk, :role)",
+            ":person", bind(TableModel.PERSON, GSI3_PK),
+            ":role", new Binding(List.copyOf(TableModel.CREDITS), GSI3_SK, Bound.PREFIX)),
     /** GSI2 (sparse, totals only), streams descending. */
-    TOP_OF_MONTH(CatalogAccess.TOP_MOVIES, "Query", GSI2, "gsi2pk = :month",
-            ":month", "month#{month}"),
+    TOP_OF_MONTH(CatalogAccess.TOP_MOVIES, "Query", Index.GSI2, "gsi2pk = :month",
+            ":month", bind(TableModel.TOTAL, GSI2_PK)),
 
-    /** The movie item, version-guarded, with its cast items' and totals' copies of title and year. */
-    PUT_MOVIE(CatalogAccess.PUT_ENTITY, "TransactWriteItems", null, "pk = :pk AND sk = :sk",
-            ":pk", "mov#{id}", ":sk", "mov#{id} | act#{actor} | tot#{month}"),
-    /** The actor item, version-guarded, with every cast item's copy of the name (found through GSI1). */
-    PUT_ACTOR(CatalogAccess.PUT_ENTITY, "TransactWriteItems", null, "pk = :pk AND sk = :sk",
-            ":pk", "act#{id} | mov#{movie}", ":sk", "act#{id}"),
-    /** Condition checks of the movie and the actor, and the cast item, in one transaction. */
-    CAST_ACTOR(CatalogAccess.CAST, "TransactWriteItems", null, "pk = :pk AND sk = :sk",
-            ":pk", "mov#{id} | act#{actor}", ":sk", "act#{actor} | mov#{id}"),
-    UNCAST_ACTOR(CatalogAccess.CAST, "DeleteItem", null, "pk = :pk AND sk = :sk",
-            ":pk", "mov#{id}", ":sk", "act#{actor}"),
-    /** Every item of a movie's collection, the movie item last. */
-    DELETE_COLLECTION(CatalogAccess.DELETE_MOVIE, "TransactWriteItems", null, "pk = :pk",
-            ":pk", "mov#{id}"),
+    /** The movie item, version-guarded, with its credits' and totals' copies of title and year. */
+    PUT_MOVIE(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE, "pk = :pk",
+            ":pk", bind(TableModel.MOVIE, PK)),
+    /** The person item, version-guarded, with every credit's copy of the name (found through GSI3). */
+    PUT_PERSON(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", new Binding(List.of(TableModel.PERSON, TableModel.CAST), PK, Bound.FULL),
+            ":sk", new Binding(concat(List.of(TableModel.PERSON), TableModel.CREDITS), SK, Bound.FULL)),
+    /** Condition checks of the movie and the person, and the credit, in one transaction. */
+    CREDIT(CatalogAccess.CREDIT, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.MOVIE, PK),
+            ":sk", new Binding(List.copyOf(TableModel.CREDITS), SK, Bound.FULL)),
+    UNCREDIT(CatalogAccess.CREDIT, "DeleteItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.MOVIE, PK),
+            ":sk", new Binding(List.copyOf(TableModel.CREDITS), SK, Bound.FULL)),
+    /** Every item of a movie's collection, the movie item first. */
+    DELETE_COLLECTION(CatalogAccess.DELETE_MOVIE, "TransactWriteItems", Index.TABLE, "pk = :pk",
+            ":pk", bind(TableModel.MOVIE, PK)),
     /** The stream item (once per stream id), a check of the movie and, in transactional mode, its total. */
-    RECORD_STREAM(CatalogAccess.RECORD_STREAM, "TransactWriteItems", null, "pk = :pk AND sk = :sk",
-            ":pk", "str#{streamId} | mov#{id}", ":sk", "str#{streamId} | tot#{month}"),
+    RECORD_STREAM(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", new Binding(List.of(TableModel.STREAM, TableModel.TOTAL), PK, Bound.FULL),
+            ":sk", new Binding(List.of(TableModel.STREAM, TableModel.TOTAL), SK, Bound.FULL)),
     /** The aggregator's batch: totals of many movies and the shard's checkpoint, in one transaction. */
-    AGGREGATE_TOTALS(CatalogAccess.RECORD_STREAM, "TransactWriteItems", null, "pk = :pk AND sk = :sk",
-            ":pk", "mov#{id} | agg#checkpoints", ":sk", "tot#{month} | shard#{shard}");
+    AGGREGATE_TOTALS(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), PK, Bound.FULL),
+            ":sk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), SK, Bound.FULL));
 
-    private static final java.util.Set<String> WRITE_OPERATIONS = java.util.Set.of(
+    /** How a value is taken from its template: all of it, the prefix before the first attribute, or either. */
+    private enum Bound {
+        FULL,
+        PREFIX,
+        /** The prefix followed by '~', which sorts after every digit: the end of a range of keys. */
+        PREFIX_END,
+        /** The whole key when its attributes are given, else the prefix. */
+        FULL_OR_PREFIX,
+        /** The whole key when its attributes are given, else the end of the prefix's range. */
+        FULL_OR_PREFIX_END
+    }
+
+    /** A value of the key condition, bound to the template of one of these entities. */
+    private record Binding(List<Entity<?>> entities, String keyAttribute, Bound bound) {
+        Binding orPrefix() {
+            return new Binding(entities, keyAttribute, Bound.FULL_OR_PREFIX);
+        }
+
+        Binding orPrefixEnd() {
+            return new Binding(entities, keyAttribute, Bound.FULL_OR_PREFIX_END);
+        }
+
+        Binding prefixEnd() {
+            return new Binding(entities, keyAttribute, Bound.PREFIX_END);
+        }
+
+        String describe() {
+            return entities.stream().map(entity -> entity.template(keyAttribute)).distinct()
+                    .map(template -> switch (bound) {
+                        case FULL -> template.text();
+                        case PREFIX -> template.prefix();
+                        case PREFIX_END -> template.prefix() + "~";
+                        case FULL_OR_PREFIX -> template.text() + " | " + template.prefix();
+                        case FULL_OR_PREFIX_END -> template.text() + " | " + template.prefix() + "~";
+                    })
+                    .collect(Collectors.joining(" | "));
+        }
+
+        /** The value for these attribute values; an entity among several is picked by {@code which}. */
+        String render(int which, Map<String, ?> values) {
+            KeyTemplate template = entities.get(which).template(keyAttribute);
+            boolean complete = values != null && values.keySet().containsAll(template.attributes())
+                    && template.attributes().stream().allMatch(attribute -> values.get(attribute) != null);
+            return switch (bound) {
+                case FULL -> template.render(values);
+                case PREFIX -> template.prefix();
+                case PREFIX_END -> template.prefix() + "~";
+                case FULL_OR_PREFIX -> complete ? template.render(values) : template.prefix();
+                case FULL_OR_PREFIX_END -> complete ? template.render(values) : template.prefix() + "~";
+            };
+        }
+    }
+
+    private static List<Entity<?>> concat(List<? extends Entity<?>> first, List<? extends Entity<?>> second) {
+        List<Entity<?>> all = new java.util.ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    private static Binding bind(Entity<?> entity, String keyAttribute) {
+        return new Binding(List.of(entity), keyAttribute, Bound.FULL);
+    }
+
+    /** Any item a reference can name: movies, people and totals. */
+    private static Binding keyed(String keyAttribute) {
+        return new Binding(List.of(TableModel.MOVIE, TableModel.PERSON, TableModel.TOTAL), keyAttribute, Bound.FULL);
+    }
+
+    private static final Set<String> WRITE_OPERATIONS = Set.of(
             "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems");
     private static final Pattern PLACEHOLDER = Pattern.compile(":[a-z]+");
 
     private final CatalogAccess serves;
     private final String operation;
-    private final String index;
+    private final Index index;
     private final String keyCondition;
-    private final Map<String, String> templates = new LinkedHashMap<>();
+    private final Map<String, Binding> bindings = new LinkedHashMap<>();
 
-    Access(CatalogAccess serves, String operation, String index, String keyCondition, String... templates) {
+    Access(CatalogAccess serves, String operation, Index index, String keyCondition, Object... bindings) {
         this.serves = serves;
         this.operation = operation;
         this.index = index;
         this.keyCondition = keyCondition;
-        for (int i = 0; i < templates.length; i += 2) {
-            this.templates.put(templates[i], templates[i + 1]);
+        for (int i = 0; i < bindings.length; i += 2) {
+            this.bindings.put((String) bindings[i], (Binding) bindings[i + 1]);
         }
+    }
+
+    CatalogAccess serves() {
+        return serves;
     }
 
     /** Whether the operation writes (its capacity is write units). */
@@ -98,11 +197,11 @@ enum Access {
     /**
      * At most the read units one call reading {@code items} items consumes, with eventually consistent
      * reads (half a unit per 4 KB): by key, every item is rounded up to 4 KB on its own; a Query sums
-     * the items' sizes ({@link TableLayout#ESTIMATED_ITEM_BYTES} each) and rounds up once.
+     * the items' sizes (each at the largest size the model declares) and rounds up once.
      */
     double estimatedReadUnits(int items) {
         if (operation.equals("Query")) {
-            return Math.max(1, Math.ceil((double) items * TableLayout.ESTIMATED_ITEM_BYTES / 4096)) * 0.5;
+            return Math.max(1, Math.ceil((double) items * TableModel.largestItemBytes() / 4096)) * 0.5;
         }
         return items * 0.5;
     }
@@ -111,18 +210,30 @@ enum Access {
         return operation;
     }
 
-    /** The index name, or "table" for the base table. */
-    String indexLabel() {
-        return index == null ? "table" : index;
+    Index index() {
+        return index;
     }
 
-    /** A Query on this pattern's index with this pattern's key condition and these values. */
-    QueryRequest.Builder query(String table, Map<String, AttributeValue> values) {
-        if (!values.keySet().equals(templates.keySet())) {
-            throw new IllegalArgumentException(name() + " needs values for " + templates.keySet() + ", got " + values.keySet());
-        }
-        return QueryRequest.builder().tableName(table).indexName(index)
-                .keyConditionExpression(keyCondition).expressionAttributeValues(values);
+    /** The index name, or "table" for the base table. */
+    String indexLabel() {
+        return index.label();
+    }
+
+    /** A Query with this pattern's key condition, each value rendered from its template with its attribute values. */
+    QueryRequest.Builder query(String table, Map<String, ? extends Map<String, ?>> values) {
+        return query(table, 0, values);
+    }
+
+    /**
+     * The same, where a value bound to several entities takes the {@code which}-th (the role of
+     * {@link #PERSON_CREDITS}, say).
+     */
+    QueryRequest.Builder query(String table, int which, Map<String, ? extends Map<String, ?>> values) {
+        Map<String, AttributeValue> rendered = new LinkedHashMap<>();
+        bindings.forEach((placeholder, binding) -> rendered.put(placeholder,
+                AttributeValue.fromS(binding.render(binding.entities().size() > 1 ? which : 0, values.get(placeholder)))));
+        return QueryRequest.builder().tableName(table).indexName(index.indexName())
+                .keyConditionExpression(keyCondition).expressionAttributeValues(rendered);
     }
 
     /** The key condition with its values in place, as a trace shows it. */
@@ -131,10 +242,11 @@ enum Access {
     }
 
     AccessPattern describe() {
-        return new AccessPattern(name(), serves, operation, indexLabel(), substitute(templates::get));
+        return new AccessPattern(name(), serves, operation, indexLabel(),
+                substitute(placeholder -> bindings.get(placeholder).describe()));
     }
 
-    private String substitute(java.util.function.Function<String, String> value) {
+    private String substitute(Function<String, String> value) {
         Matcher matcher = PLACEHOLDER.matcher(keyCondition);
         StringBuilder out = new StringBuilder();
         while (matcher.find()) {

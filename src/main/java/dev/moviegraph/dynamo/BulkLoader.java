@@ -1,13 +1,12 @@
 package dev.moviegraph.dynamo;
 
-import dev.moviegraph.catalog.Actor;
-import dev.moviegraph.catalog.CastMember;
+import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -41,13 +40,13 @@ public final class BulkLoader {
     }
 
     /** Writes every item, then the marker; returns the number of items written. */
-    public int load(String marker, List<Movie> movies, List<Actor> actors, List<CastMember> cast,
+    public int load(String marker, List<Movie> movies, List<Person> people, List<Credit> credits,
                     List<MonthlyStreams> totals) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
-        movies.forEach(movie -> items.add(ItemCodec.movieItem(movie)));
-        actors.forEach(actor -> items.add(ItemCodec.actorItem(actor)));
-        cast.forEach(member -> items.add(ItemCodec.castItem(member)));
-        totals.forEach(total -> items.add(ItemCodec.totalItem(total)));
+        movies.forEach(movie -> items.add(TableModel.MOVIE.encode(movie)));
+        people.forEach(person -> items.add(TableModel.PERSON.encode(person)));
+        credits.forEach(credit -> items.add(TableModel.credits(credit.role()).encode(credit)));
+        totals.forEach(total -> items.add(TableModel.TOTAL.encode(total)));
         batches.putAll(items, PARALLEL_WRITES)
                 .thenCompose(ignored -> putMarker(marker))
                 .join();
@@ -55,13 +54,11 @@ public final class BulkLoader {
     }
 
     private CompletableFuture<Void> putMarker(String marker) {
-        Map<String, AttributeValue> item = new HashMap<>(markerKey(marker));
-        item.put(TableLayout.TYPE, AttributeValue.fromS("meta"));
-        item.put("loadedAt", AttributeValue.fromS(Instant.now().toString()));
+        Map<String, AttributeValue> item = TableModel.META.encode(new TableModel.Meta(marker, null, Instant.now()));
         return client.putItem(PutItemRequest.builder().tableName(table).item(item).build()).thenApply(ignored -> null);
     }
 
     private static Map<String, AttributeValue> markerKey(String marker) {
-        return TableLayout.key("meta#" + marker, "meta#" + marker);
+        return TableModel.metaKey(marker);
     }
 }

@@ -76,7 +76,7 @@ final class Call {
      * a write once started runs to its end, so its outcome is never left unknown by the gateway.
      */
     <T> CompletableFuture<T> send(Supplier<CompletableFuture<T>> request) {
-        return context.observer().send(request);
+        return context.observer().send(() -> StoreFailures.translated(request.get()));
     }
 
     /** Records one response. */

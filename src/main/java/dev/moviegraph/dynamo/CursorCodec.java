@@ -1,6 +1,7 @@
 package dev.moviegraph.dynamo;
 
 import dev.moviegraph.catalog.InvalidInputException;
+import dev.moviegraph.catalog.Part;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -17,7 +18,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Turns a DynamoDB key (the LastEvaluatedKey of a page, or the key of a page's last item, which is the
- * same thing) into an opaque cursor and back. Cursors are signed with HMAC-SHA256 so that a cursor that
+ * same thing) into an opaque cursor and back. What a cursor holds follows from the index its list is
+ * read through ({@link Index#cursorAttributes()}), and it is tagged with its list, so a cursor of one
+ * list is refused by another. Cursors are signed with HMAC-SHA256 so that a cursor that
  * was edited is refused instead of being passed to DynamoDB; the key is shared by every gateway
  * instance (configuration), so any instance accepts any instance's cursors.
  */
@@ -28,34 +31,19 @@ public final class CursorCodec {
     private static final int SIGNATURE_BYTES = 12;
     private static final int MAX_CURSOR_CHARS = 1024;
 
-    /** Which list a cursor belongs to, and which key attributes it holds, in order. */
-    public enum Kind {
-        CAST("c", List.of(TableLayout.PK, TableLayout.SK, TableLayout.LSI1_SK)),
-        FILMOGRAPHY("f", List.of(TableLayout.SK, TableLayout.PK));
-
-        private final String tag;
-        private final List<String> attributes;
-
-        Kind(String tag, List<String> attributes) {
-            this.tag = tag;
-            this.attributes = attributes;
-        }
-
-        /** The attribute that names the list's partition (the movie for a cast, the actor for a filmography). */
-        String partitionAttribute() {
-            return attributes.get(0);
-        }
-    }
-
     private final byte[] secret;
 
     public CursorCodec(String secret) {
         this.secret = secret.getBytes(StandardCharsets.UTF_8);
     }
 
-    public String encode(Kind kind, Map<String, AttributeValue> key) {
-        StringBuilder payload = new StringBuilder(kind.tag);
-        for (String attribute : kind.attributes) {
+    /**
+     * The cursor after {@code item} in the list {@code part} read through {@code index}: the index's
+     * key attributes and the table's, which is what DynamoDB's ExclusiveStartKey needs there.
+     */
+    String encode(Part part, Index index, Map<String, AttributeValue> key) {
+        StringBuilder payload = new StringBuilder(part.name());
+        for (String attribute : index.cursorAttributes()) {
             payload.append(SEPARATOR).append(key.get(attribute).s());
         }
         byte[] bytes = payload.toString().getBytes(StandardCharsets.UTF_8);
@@ -66,7 +54,8 @@ public final class CursorCodec {
      * Decodes a cursor into an ExclusiveStartKey, checking its signature and that it was issued for
      * this very list (same kind, same partition).
      */
-    public Map<String, AttributeValue> decode(Kind kind, String cursor, String expectedPartition) {
+    Map<String, AttributeValue> decode(Part part, Index index, String cursor, String expectedPartition) {
+        List<String> attributes = index.cursorAttributes();
         if (cursor.length() > MAX_CURSOR_CHARS) {
             throw invalid();
         }
@@ -86,14 +75,14 @@ public final class CursorCodec {
             throw invalid();
         }
         String[] parts = new String(payload, StandardCharsets.UTF_8).split(String.valueOf(SEPARATOR), -1);
-        if (parts.length != kind.attributes.size() + 1 || !parts[0].equals(kind.tag)) {
+        if (parts.length != attributes.size() + 1 || !parts[0].equals(part.name())) {
             throw invalid();
         }
         Map<String, AttributeValue> key = new LinkedHashMap<>();
-        for (int i = 0; i < kind.attributes.size(); i++) {
-            key.put(kind.attributes.get(i), AttributeValue.fromS(parts[i + 1]));
+        for (int i = 0; i < attributes.size(); i++) {
+            key.put(attributes.get(i), AttributeValue.fromS(parts[i + 1]));
         }
-        if (!key.get(kind.partitionAttribute()).s().equals(expectedPartition)) {
+        if (!key.get(index.partitionKey()).s().equals(expectedPartition)) {
             throw new InvalidInputException("Invalid cursor: it was issued for another list");
         }
         return key;

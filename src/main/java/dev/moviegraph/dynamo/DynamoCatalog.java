@@ -1,36 +1,30 @@
 package dev.moviegraph.dynamo;
 
-import static dev.moviegraph.dynamo.TableLayout.LSI1_SK;
-import static dev.moviegraph.dynamo.TableLayout.s;
+import static dev.moviegraph.dynamo.TableModel.LSI1_SK;
 
 import dev.moviegraph.catalog.AccessPattern;
-import dev.moviegraph.catalog.Actor;
 import dev.moviegraph.catalog.CallContext;
-import dev.moviegraph.catalog.CastMember;
-import dev.moviegraph.catalog.CastPage;
 import dev.moviegraph.catalog.CatalogReader;
-import dev.moviegraph.catalog.EntityRef;
-import dev.moviegraph.catalog.EntityRef.ActorRef;
-import dev.moviegraph.catalog.EntityRef.MovieRef;
-import dev.moviegraph.catalog.EntityRef.TotalRef;
+import dev.moviegraph.catalog.CollectionPage;
+import dev.moviegraph.catalog.CollectionRead;
+import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.CreditPage;
 import dev.moviegraph.catalog.Fetched;
-import dev.moviegraph.catalog.Filmography;
-import dev.moviegraph.catalog.FilmographyRead;
+import dev.moviegraph.catalog.ItemRef;
 import dev.moviegraph.catalog.MonthRange;
 import dev.moviegraph.catalog.MonthlyStreams;
-import dev.moviegraph.catalog.Movie;
-import dev.moviegraph.catalog.MovieCollection;
-import dev.moviegraph.catalog.MovieRead;
-import dev.moviegraph.catalog.PageRequest;
+import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.PlannedCall;
+import dev.moviegraph.catalog.Role;
+import dev.moviegraph.catalog.Slice;
 import dev.moviegraph.catalog.StoreUnavailableException;
-import dev.moviegraph.dynamo.CursorCodec.Kind;
 
 import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -45,11 +39,16 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
- * The catalog read port over the single table. Each read takes one of the {@link Access} patterns (see
- * README): GetItem or BatchGetItem for keys, one Query on the table, LSI1, GSI1 or GSI2 for everything
- * else. No Scan. Every call is reported, with the capacity DynamoDB says it consumed.
+ * The catalog read port over the single table. A read is first turned into {@link Step}s, each one call
+ * of an {@link Access} pattern (GetItem or BatchGetItem for keys, one Query on the table, LSI1, GSI3 or
+ * GSI2 for a collection; never a Scan). A real read makes those calls; a planning read hands them to
+ * the planner and answers with stand-ins, so the plan is the very decision the read takes. Every call
+ * is reported with the capacity DynamoDB says it consumed.
  */
 public final class DynamoCatalog implements CatalogReader {
+    /** What a movie's first credits Query reads beyond its cast page: the crew sorts before the cast. */
+    private static final int CREW_SLACK = 20;
+
     private final DynamoDbAsyncClient client;
     private final String table;
     private final Batches batches;
@@ -62,280 +61,302 @@ public final class DynamoCatalog implements CatalogReader {
         this.cursors = cursors;
     }
 
+    // ---- items by key
+
     @Override
-    public CompletableFuture<Fetched> fetch(Collection<EntityRef<?>> refs, CallContext context) {
-        Map<Map<String, AttributeValue>, EntityRef<?>> byKey = new LinkedHashMap<>();
-        for (EntityRef<?> ref : refs) {
-            byKey.put(keyOf(ref), ref);
+    public CompletableFuture<Fetched> fetch(Collection<ItemRef<?>> refs, CallContext context) {
+        Set<ItemRef<?>> distinct = new HashSet<>(refs);
+        if (context.planning()) {
+            return planned(context, distinct.isEmpty() ? List.of() : List.of(new PlannedCall(
+                    Batches.accessFor(distinct.size()).describe(), Batches.callsFor(distinct.size()),
+                    Batches.accessFor(distinct.size()).estimatedReadUnits(distinct.size()))), () -> {
+                Map<ItemRef<?>, Record> found = new HashMap<>();
+                distinct.forEach(ref -> found.put(ref, context.planner().standIns().item(ref)));
+                return new Fetched(found, Set.of());
+            });
+        }
+        Map<Map<String, AttributeValue>, ItemRef<?>> byKey = new LinkedHashMap<>();
+        for (ItemRef<?> ref : refs) {
+            byKey.put(TableModel.key(ref), ref);
         }
         return batches.getAll(List.copyOf(byKey.keySet()), context).thenApply(result -> {
-            Map<EntityRef<?>, Object> found = new HashMap<>();
+            Map<ItemRef<?>, Record> found = new HashMap<>();
             for (Map<String, AttributeValue> item : result.items()) {
-                EntityRef<?> ref = byKey.get(TableLayout.key(item.get(TableLayout.PK).s(), item.get(TableLayout.SK).s()));
+                ItemRef<?> ref = byKey.get(TableModel.keyOf(item));
                 if (ref != null) {
-                    found.put(ref, ItemCodec.decode(item));
+                    found.put(ref, TableModel.decode(item));
                 }
             }
-            Set<EntityRef<?>> unavailable = new HashSet<>();
+            Set<ItemRef<?>> unavailable = new HashSet<>();
             for (Map<String, AttributeValue> key : result.unprocessed()) {
-                unavailable.add(byKey.get(TableLayout.key(key.get(TableLayout.PK).s(), key.get(TableLayout.SK).s())));
+                unavailable.add(byKey.get(TableModel.keyOf(key)));
             }
             return new Fetched(found, unavailable);
         });
     }
 
-    @Override
-    public List<PlannedCall> planFetch(int distinctKeys) {
-        return distinctKeys == 0 ? List.of()
-                : List.of(new PlannedCall(Batches.accessFor(distinctKeys).describe(), Batches.callsFor(distinctKeys),
-                        Batches.accessFor(distinctKeys).estimatedReadUnits(distinctKeys)));
-    }
-
-    private static Map<String, AttributeValue> keyOf(EntityRef<?> ref) {
-        if (ref instanceof MovieRef movie) {
-            return TableLayout.movieKey(movie.id());
-        }
-        if (ref instanceof ActorRef actor) {
-            return TableLayout.actorKey(actor.id());
-        }
-        TotalRef total = (TotalRef) ref;
-        return TableLayout.totalKey(total.movieId(), total.month());
-    }
+    // ---- collections
 
     /**
-     * The requests that answer a movie read, cheapest first: the one decision both {@link #readMovie}
-     * and {@link #planMovie} follow.
+     * One call of a read: its pattern, the parts it answers, whether it answers the owner item, and at
+     * most how many items it reads (for the estimate).
      */
-    private static List<Access> movieAccess(MovieRead read) {
-        if (read.cast() != null && read.totals() != null) {
-            return List.of(Access.WHOLE_COLLECTION);
-        }
-        if (read.cast() != null) {
-            if (!read.includeMovie()) {
-                return List.of(Access.CAST_PAGE);
+    private record Step(Access access, Set<Part> parts, boolean owner, int items) {
+    }
+
+    /** The requests that answer a read, cheapest first: the one decision reads and plans both follow. */
+    static List<Step> steps(CollectionRead read) {
+        Map<Part, Slice> parts = read.parts();
+        List<Step> steps = new ArrayList<>();
+        switch (read.collection()) {
+            case MONTH -> steps.add(new Step(Access.TOP_OF_MONTH, Set.of(Part.TOP), false, read.slice(Part.TOP).limit()));
+            case PERSON -> {
+                boolean ownerCovered = false;
+                for (Part part : parts.keySet()) {
+                    Slice slice = parts.get(part);
+                    boolean first = slice.page() == null || slice.page().after() == null;
+                    if (part == Part.ACTED && read.includeOwner() && first) {
+                        steps.add(new Step(Access.PERSON_WITH_ACTED, Set.of(part), true, slice.mostItems() + 2));
+                        ownerCovered = true;
+                    } else {
+                        steps.add(new Step(Access.PERSON_CREDITS, Set.of(part), false, slice.mostItems() + 1));
+                    }
+                }
+                if (read.includeOwner() && !ownerCovered) {
+                    steps.add(0, new Step(Access.GET_ITEM, Set.of(), true, 1));
+                }
             }
-            // A later page does not reach the movie item (it sorts first), so read both at once.
-            return read.cast().after() == null ? List.of(Access.MOVIE_WITH_CAST)
-                    : List.of(Access.GET_ITEM, Access.CAST_PAGE);
+            case MOVIE -> movieSteps(read, steps);
         }
-        if (read.totals() != null) {
-            return List.of(read.includeMovie() ? Access.MOVIE_AND_TOTALS : Access.TOTALS);
-        }
-        return List.of(Access.GET_ITEM);
+        return steps;
     }
 
-    @Override
-    public List<PlannedCall> planMovie(MovieRead read) {
-        return movieAccess(read).stream().map(access -> planned(access, switch (access) {
+    private static void movieSteps(CollectionRead read, List<Step> steps) {
+        Map<Part, Slice> parts = read.parts();
+        Slice cast = parts.get(Part.CAST);
+        Slice totals = parts.get(Part.TOTALS);
+        Set<Part> crew = new HashSet<>(parts.keySet());
+        crew.retainAll(Set.of(Part.DIRECTORS, Part.WRITERS));
+        int crewItems = crew.isEmpty() ? 0 : Slice.ALL_ESTIMATE;
+        if (totals != null && (cast != null || !crew.isEmpty())) {
             // the whole collection: every item is read, as many cast items as asked for at least
-            case WHOLE_COLLECTION -> 1 + read.cast().first() + 1 + read.totals().monthsForEstimate();
-            case MOVIE_WITH_CAST -> read.cast().first() + 2;
-            case CAST_PAGE -> read.cast().first() + 1;
-            case MOVIE_AND_TOTALS -> 1 + read.totals().monthsForEstimate();
-            case TOTALS -> read.totals().monthsForEstimate();
-            default -> 1;
-        })).toList();
+            int castItems = cast == null ? 0 : cast.mostItems() + 1;
+            steps.add(new Step(Access.WHOLE_COLLECTION, parts.keySet(), true,
+                    1 + castItems + crewItems + totals.mostItems()));
+        } else if (totals != null) {
+            steps.add(new Step(read.includeOwner() ? Access.MOVIE_AND_TOTALS : Access.TOTALS, Set.of(Part.TOTALS),
+                    read.includeOwner(), (read.includeOwner() ? 1 : 0) + totals.mostItems()));
+        } else if (cast == null && crew.isEmpty()) {
+            steps.add(new Step(Access.GET_ITEM, Set.of(), true, 1));
+        } else if (cast == null) {
+            steps.add(new Step(Access.CREW, crew, true, crewItems + 1));
+        } else if (cast.page().after() == null && !crew.isEmpty()) {
+            Set<Part> all = new HashSet<>(crew);
+            all.add(Part.CAST);
+            steps.add(new Step(Access.MOVIE_CREDITS, all, true, crewItems + 1 + cast.mostItems() + 1));
+        } else if (cast.page().after() == null) {
+            steps.add(read.includeOwner() ? new Step(Access.MOVIE_WITH_CAST, Set.of(Part.CAST), true, cast.mostItems() + 2)
+                    : new Step(Access.CAST_PAGE, Set.of(Part.CAST), false, cast.mostItems() + 1));
+        } else {
+            // A later page does not reach the movie item or the crew (they sort first): read them beside it.
+            if (!crew.isEmpty()) {
+                steps.add(new Step(Access.CREW, crew, true, crewItems + 1));
+            } else if (read.includeOwner()) {
+                steps.add(new Step(Access.GET_ITEM, Set.of(), true, 1));
+            }
+            steps.add(new Step(Access.CAST_PAGE, Set.of(Part.CAST), false, cast.mostItems() + 1));
+        }
     }
 
     @Override
-    public CompletableFuture<MovieCollection> readMovie(MovieRead read, CallContext context) {
-        List<Access> access = movieAccess(read);
-        return switch (access.get(0)) {
-            case WHOLE_COLLECTION -> wholeCollection(read, context);
-            case MOVIE_WITH_CAST -> castByBilling(read, Access.MOVIE_WITH_CAST, context);
-            case CAST_PAGE -> castByBilling(read, Access.CAST_PAGE, context);
-            case MOVIE_AND_TOTALS, TOTALS -> movieAndTotals(read, access.get(0), context);
-            case GET_ITEM -> access.size() == 1
-                    ? movieItem(read, context).thenApply(movie -> new MovieCollection(movie, null, null))
-                    : movieItem(read, context).thenCombine(
-                            castByBilling(read, Access.CAST_PAGE, context).thenApply(MovieCollection::cast),
-                            (movie, page) -> new MovieCollection(movie, page, null));
-            default -> throw new IllegalStateException(access + " does not read a movie collection");
+    public CompletableFuture<CollectionPage> read(CollectionRead read, CallContext context) {
+        List<Step> steps = steps(read);
+        if (context.planning()) {
+            return planned(context, steps.stream().map(step -> new PlannedCall(step.access().describe(), 1,
+                    step.access().estimatedReadUnits(step.items()))).toList(),
+                    () -> context.planner().standIns().page(read));
+        }
+        List<CompletableFuture<CollectionPage>> started = steps.stream().map(step -> run(read, step, context)).toList();
+        return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+            Record owner = null;
+            Map<Part, CreditPage> credits = new EnumMap<>(Part.class);
+            List<MonthlyStreams> totals = null;
+            for (CompletableFuture<CollectionPage> future : started) {
+                CollectionPage page = future.join();
+                owner = owner != null ? owner : page.owner();
+                credits.putAll(page.credits());
+                totals = totals != null ? totals : page.totals();
+            }
+            return new CollectionPage(read.includeOwner() ? owner : null, credits, totals);
+        });
+    }
+
+    private <T> CompletableFuture<T> planned(CallContext context, List<PlannedCall> calls,
+                                             java.util.function.Supplier<T> standIn) {
+        try {
+            context.planner().record(calls, context);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return CompletableFuture.completedFuture(standIn.get());
+    }
+
+    private CompletableFuture<CollectionPage> run(CollectionRead read, Step step, CallContext context) {
+        if (step.access() == Access.GET_ITEM) {
+            ItemRef<?> ref = read.owner();
+            return fetch(List.of(ref), context).thenApply(fetched -> {
+                if (fetched.unavailable().contains(ref)) {
+                    throw new StoreUnavailableException("The item " + read.id() + " could not be read in time");
+                }
+                return new CollectionPage(fetched.found().get(ref), Map.of(), null);
+            });
+        }
+        Map<String, Object> owner = switch (read.collection()) {
+            case MOVIE -> Map.of("movieId", dev.moviegraph.catalog.MovieId.of(read.id()));
+            case PERSON -> Map.of("personId", dev.moviegraph.catalog.PersonId.of(read.id()));
+            case MONTH -> Map.of("month", YearMonth.parse(read.id()));
+        };
+        return switch (step.access()) {
+            case TOP_OF_MONTH -> {
+                QueryRequest query = Access.TOP_OF_MONTH.query(table, Map.of(":month", owner)).scanIndexForward(false).build();
+                yield Queries.upTo(client, context, step.access(), query, read.slice(Part.TOP).limit())
+                        .thenApply(items -> new CollectionPage(null, Map.of(),
+                                items.stream().map(item -> TableModel.TOTAL.decode(item)).toList()));
+            }
+            case PERSON_WITH_ACTED, PERSON_CREDITS -> personCredits(read, step, owner, context);
+            case WHOLE_COLLECTION -> wholeCollection(read, owner, context);
+            case MOVIE_AND_TOTALS, TOTALS -> movieAndTotals(read, step.access(), owner, context);
+            default -> movieCredits(read, step, owner, context);
         };
     }
 
-    private CompletableFuture<Movie> movieItem(MovieRead read, CallContext context) {
-        MovieRef ref = new MovieRef(read.id());
-        return fetch(List.of(ref), context).thenApply(fetched -> {
-            if (fetched.unavailable().contains(ref)) {
-                throw new StoreUnavailableException("The movie " + read.id().value() + " could not be read in time");
-            }
-            return (Movie) fetched.found().get(ref);
-        });
-    }
-
-    /** LSI1 Query: the movie item (MOVIE_WITH_CAST) then the cast, top-billed first, one page. */
-    private CompletableFuture<MovieCollection> castByBilling(MovieRead read, Access access, CallContext context) {
-        String pk = TableLayout.moviePk(read.id());
-        PageRequest page = read.cast();
-        boolean includeMovie = access == Access.MOVIE_WITH_CAST;
-        QueryRequest.Builder query = includeMovie
-                ? access.query(table, Map.of(":pk", s(pk)))
-                : access.query(table, Map.of(":pk", s(pk), ":movie", s(TableLayout.MOVIE_BILLING)));
-        if (page.after() != null) {
-            query.exclusiveStartKey(cursors.decode(Kind.CAST, page.after(), pk));
+    /** GSI3: a person's credits in one role, newest first, after the person item for PERSON_WITH_ACTED. */
+    private CompletableFuture<CollectionPage> personCredits(CollectionRead read, Step step, Map<String, Object> owner,
+                                                            CallContext context) {
+        Part part = step.parts().iterator().next();
+        Slice slice = read.slice(part);
+        QueryRequest.Builder query = step.access().query(table, part.role().ordinal(),
+                Map.of(":person", owner, ":item", owner, ":acted", owner, ":role", owner));
+        String partition = TableModel.render(TableModel.PERSON, TableModel.GSI3_PK, owner);
+        if (slice.page().after() != null) {
+            query.exclusiveStartKey(cursors.decode(part, Index.GSI3, slice.page().after(), partition));
         }
-        int wanted = page.first() + 1 + (includeMovie ? 1 : 0);
-        return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
-            Movie movie = null;
-            List<Map<String, AttributeValue>> cast = new ArrayList<>();
+        int wanted = slice.page().first() + 1 + (step.owner() ? 1 : 0);
+        Entity<Credit> credits = TableModel.credits(part.role());
+        return Queries.upTo(client, context, step.access(), query.build(), wanted).thenApply(items -> {
+            Record person = null;
+            List<Map<String, AttributeValue>> found = new ArrayList<>();
             for (Map<String, AttributeValue> item : items) {
-                if (ItemCodec.MOVIE.equals(ItemCodec.type(item))) {
-                    movie = ItemCodec.movie(item);
-                } else {
-                    cast.add(item);
+                if (TableModel.is(item, TableModel.PERSON)) {
+                    person = TableModel.PERSON.decode(item);
+                } else if (TableModel.is(item, credits)) {
+                    found.add(item);
                 }
             }
-            return new MovieCollection(movie, page(Kind.CAST, cast, page.first()), null);
+            return new CollectionPage(person, Map.of(part, page(part, Index.GSI3, found, slice.page().first())), null);
         });
     }
 
-    /** Base-table Query of the whole item collection: movie, cast and totals in one request (plus pages). */
-    private CompletableFuture<MovieCollection> wholeCollection(MovieRead read, CallContext context) {
-        String pk = TableLayout.moviePk(read.id());
-        QueryRequest query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", s(pk))).build();
-        String after = read.cast().after() == null ? null
-                : cursors.decode(Kind.CAST, read.cast().after(), pk).get(LSI1_SK).s();
+    /** LSI1: crew, the movie, then the cast, as far as the step needs. */
+    private CompletableFuture<CollectionPage> movieCredits(CollectionRead read, Step step, Map<String, Object> owner,
+                                                           CallContext context) {
+        Slice cast = read.slice(Part.CAST);
+        String partition = TableModel.render(TableModel.MOVIE, TableModel.PK, owner);
+        QueryRequest.Builder query = step.access().query(table, Map.of(":pk", owner, ":movie", owner));
+        CompletableFuture<List<Map<String, AttributeValue>>> items;
+        if (step.access() == Access.CREW) {
+            items = Queries.all(client, context, step.access(), query.build());
+        } else {
+            if (step.access() == Access.CAST_PAGE && cast.page().after() != null) {
+                query.exclusiveStartKey(cursors.decode(Part.CAST, Index.LSI1, cast.page().after(), partition));
+            }
+            boolean everythingBefore = step.access() == Access.MOVIE_CREDITS;
+            items = Queries.until(client, context, step.access(), query.build(),
+                    item -> TableModel.is(item, TableModel.CAST), cast.page().first() + 1,
+                    (step.owner() ? 1 : 0) + (everythingBefore ? CREW_SLACK : 0));
+        }
+        return items.thenApply(found -> collection(read, step.parts(), found, Index.LSI1));
+    }
+
+    /** Base-table Query of the whole item collection: movie, credits and totals in one request (plus pages). */
+    private CompletableFuture<CollectionPage> wholeCollection(CollectionRead read, Map<String, Object> owner,
+                                                              CallContext context) {
+        QueryRequest query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", owner)).build();
+        Slice cast = read.slice(Part.CAST);
+        String partition = TableModel.render(TableModel.MOVIE, TableModel.PK, owner);
+        String after = cast == null || cast.page().after() == null ? null
+                : cursors.decode(Part.CAST, Index.LSI1, cast.page().after(), partition).get(LSI1_SK).s();
         return Queries.all(client, context, Access.WHOLE_COLLECTION, query).thenApply(items -> {
-            Movie movie = null;
-            List<Map<String, AttributeValue>> cast = new ArrayList<>();
-            List<MonthlyStreams> totals = new ArrayList<>();
-            for (Map<String, AttributeValue> item : items) {
-                switch (ItemCodec.type(item)) {
-                    case ItemCodec.MOVIE -> movie = ItemCodec.movie(item);
-                    case ItemCodec.CAST -> {
-                        if (after == null || item.get(LSI1_SK).s().compareTo(after) > 0) {
-                            cast.add(item);
-                        }
-                    }
-                    case ItemCodec.TOTAL -> totals.add(ItemCodec.total(item));
-                    default -> { }
-                }
-            }
-            // The same order LSI1 keeps, so cursors from here and from LSI1 pages are interchangeable.
-            cast.sort(Comparator.comparing(item -> item.get(LSI1_SK).s()));
-            List<MonthlyStreams> inRange = totals.stream().filter(t -> read.totals().contains(t.month())).toList();
-            return new MovieCollection(read.includeMovie() ? movie : null,
-                    page(Kind.CAST, cast.subList(0, Math.min(cast.size(), read.cast().first() + 1)), read.cast().first()),
-                    inRange);
+            // The order LSI1 keeps, so cursors from here and from LSI1 pages are interchangeable.
+            List<Map<String, AttributeValue>> ordered = items.stream()
+                    .filter(item -> item.containsKey(LSI1_SK) || TableModel.is(item, TableModel.TOTAL))
+                    .filter(item -> after == null || !TableModel.is(item, TableModel.CAST)
+                            || item.get(LSI1_SK).s().compareTo(after) > 0)
+                    .sorted(Comparator.comparing(item -> item.containsKey(LSI1_SK) ? item.get(LSI1_SK).s() : ""))
+                    .toList();
+            return collection(read, read.parts().keySet(), ordered, Index.LSI1);
         });
     }
 
-    /** Base-table Query: sk from the movie item (or the first month) to the last month skips the cast. */
-    private CompletableFuture<MovieCollection> movieAndTotals(MovieRead read, Access access, CallContext context) {
-        String pk = TableLayout.moviePk(read.id());
-        MonthRange range = read.totals();
-        String low = access == Access.MOVIE_AND_TOTALS ? pk
-                : range.from() == null ? TableLayout.TOTAL_PREFIX : TableLayout.totalSk(range.from());
-        // '~' sorts after every digit, so "tot#~" bounds every month.
-        String high = range.to() == null ? TableLayout.TOTAL_PREFIX + "~" : TableLayout.totalSk(range.to());
-        QueryRequest query = access.query(table, Map.of(":pk", s(pk), ":low", s(low), ":high", s(high))).build();
-        return Queries.all(client, context, access, query).thenApply(items -> {
-            Movie movie = null;
-            List<MonthlyStreams> totals = new ArrayList<>();
-            for (Map<String, AttributeValue> item : items) {
-                switch (ItemCodec.type(item)) {
-                    case ItemCodec.MOVIE -> movie = ItemCodec.movie(item);
-                    case ItemCodec.TOTAL -> {
-                        MonthlyStreams total = ItemCodec.total(item);
-                        if (range.contains(total.month())) {
-                            totals.add(total);
-                        }
+    /** Base-table Query: sk from the movie item (or the first month) to the last month skips the credits. */
+    private CompletableFuture<CollectionPage> movieAndTotals(CollectionRead read, Access access, Map<String, Object> owner,
+                                                             CallContext context) {
+        MonthRange range = read.slice(Part.TOTALS).months();
+        Map<String, Object> from = new HashMap<>(owner);
+        Map<String, Object> to = new HashMap<>(owner);
+        from.put("month", range.from());
+        to.put("month", range.to());
+        QueryRequest query = access.query(table, Map.of(":pk", owner, ":low", access == Access.TOTALS ? from : owner,
+                ":high", to)).build();
+        return Queries.all(client, context, access, query)
+                .thenApply(items -> collection(read, Set.of(Part.TOTALS), items, Index.TABLE));
+    }
+
+    /** Sorts the items of a movie's collection into the parts asked for. */
+    private CollectionPage collection(CollectionRead read, Set<Part> parts, List<Map<String, AttributeValue>> items,
+                                      Index index) {
+        Record movie = null;
+        Map<Role, List<Map<String, AttributeValue>>> byRole = new EnumMap<>(Role.class);
+        List<MonthlyStreams> totals = new ArrayList<>();
+        for (Map<String, AttributeValue> item : items) {
+            Record decoded = null;
+            if (TableModel.is(item, TableModel.MOVIE)) {
+                movie = TableModel.MOVIE.decode(item);
+            } else if (TableModel.is(item, TableModel.TOTAL)) {
+                decoded = TableModel.TOTAL.decode(item);
+                if (read.slice(Part.TOTALS) != null && read.slice(Part.TOTALS).months()
+                        .contains(((MonthlyStreams) decoded).month())) {
+                    totals.add((MonthlyStreams) decoded);
+                }
+            } else {
+                for (Role role : Role.values()) {
+                    if (TableModel.is(item, TableModel.credits(role))) {
+                        byRole.computeIfAbsent(role, r -> new ArrayList<>()).add(item);
                     }
-                    default -> { }
                 }
             }
-            return new MovieCollection(movie, null, totals);
-        });
-    }
-
-    /** The one decision both {@link #readFilmography} and {@link #planFilmography} follow. */
-    private static List<Access> filmographyAccess(FilmographyRead read) {
-        if (!read.includeActor()) {
-            return List.of(Access.FILMOGRAPHY_PAGE);
         }
-        return read.page().after() == null ? List.of(Access.ACTOR_WITH_FILMOGRAPHY)
-                : List.of(Access.GET_ITEM, Access.FILMOGRAPHY_PAGE);
-    }
-
-    @Override
-    public List<PlannedCall> planFilmography(FilmographyRead read) {
-        return filmographyAccess(read).stream().map(access -> planned(access, switch (access) {
-            case ACTOR_WITH_FILMOGRAPHY -> read.page().first() + 2;
-            case FILMOGRAPHY_PAGE -> read.page().first() + 1;
-            default -> 1;
-        })).toList();
-    }
-
-    @Override
-    public CompletableFuture<Filmography> readFilmography(FilmographyRead read, CallContext context) {
-        List<Access> access = filmographyAccess(read);
-        if (access.size() == 1) {
-            return filmography(read, access.get(0), context);
-        }
-        ActorRef ref = new ActorRef(read.id());
-        return fetch(List.of(ref), context).thenCombine(filmography(read, Access.FILMOGRAPHY_PAGE, context),
-                (fetched, films) -> {
-                    if (fetched.unavailable().contains(ref)) {
-                        throw new StoreUnavailableException("The actor " + read.id().value() + " could not be read in time");
-                    }
-                    return new Filmography((Actor) fetched.found().get(ref), films.movies());
-                });
-    }
-
-    /** GSI1 Query on the actor's key: the actor item (sorts first) then every cast item of the actor. */
-    private CompletableFuture<Filmography> filmography(FilmographyRead read, Access access, CallContext context) {
-        String actorPk = TableLayout.actorPk(read.id());
-        PageRequest page = read.page();
-        boolean includeActor = access == Access.ACTOR_WITH_FILMOGRAPHY;
-        QueryRequest.Builder query = includeActor
-                ? access.query(table, Map.of(":actor", s(actorPk)))
-                : access.query(table, Map.of(":actor", s(actorPk), ":movies", s(TableLayout.MOVIE_PREFIX)));
-        if (page.after() != null) {
-            query.exclusiveStartKey(cursors.decode(Kind.FILMOGRAPHY, page.after(), actorPk));
-        }
-        int wanted = page.first() + 1 + (includeActor ? 1 : 0);
-        return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
-            Actor actor = null;
-            List<Map<String, AttributeValue>> cast = new ArrayList<>();
-            for (Map<String, AttributeValue> item : items) {
-                switch (ItemCodec.type(item)) {
-                    case ItemCodec.ACTOR -> actor = ItemCodec.actor(item);
-                    case ItemCodec.CAST -> cast.add(item);
-                    default -> { }
-                }
+        Map<Part, CreditPage> credits = new EnumMap<>(Part.class);
+        for (Part part : parts) {
+            if (part.isCredits()) {
+                List<Map<String, AttributeValue>> found = byRole.getOrDefault(part.role(), List.of());
+                Slice slice = read.slice(part);
+                credits.put(part, slice.page() == null ? page(part, index, found, found.size())
+                        : page(part, index, found.subList(0, Math.min(found.size(), slice.page().first() + 1)),
+                                slice.page().first()));
             }
-            return new Filmography(actor, page(Kind.FILMOGRAPHY, cast, page.first()));
-        });
+        }
+        return new CollectionPage(movie, credits, parts.contains(Part.TOTALS) ? totals : null);
     }
 
-    /** Builds a page from up to first + 1 cast items: the extra one only says that there is a next page. */
-    private CastPage page(Kind kind, List<Map<String, AttributeValue>> items, int first) {
-        List<CastPage.Entry> entries = new ArrayList<>();
+    /** Builds a page from up to first + 1 credit items: the extra one only says that there is a next page. */
+    private CreditPage page(Part part, Index index, List<Map<String, AttributeValue>> items, int first) {
+        List<CreditPage.Entry> entries = new ArrayList<>();
         for (Map<String, AttributeValue> item : items.subList(0, Math.min(first, items.size()))) {
-            CastMember member = ItemCodec.cast(item);
-            entries.add(new CastPage.Entry(cursors.encode(kind, item), member));
+            Credit credit = TableModel.credits(part.role()).decode(item);
+            entries.add(new CreditPage.Entry(cursors.encode(part, index, item), credit));
         }
-        return new CastPage(entries, items.size() > first);
-    }
-
-    /** One call of {@code access} reading at most {@code items} items. */
-    private static PlannedCall planned(Access access, int items) {
-        return new PlannedCall(access.describe(), 1, access.estimatedReadUnits(items));
-    }
-
-    @Override
-    public List<PlannedCall> planTopMovies(YearMonth month, int limit) {
-        return List.of(planned(Access.TOP_OF_MONTH, limit));
-    }
-
-    @Override
-    public CompletableFuture<List<MonthlyStreams>> topMovies(YearMonth month, int limit, CallContext context) {
-        QueryRequest query = Access.TOP_OF_MONTH.query(table, Map.of(":month", s(TableLayout.monthPartition(month))))
-                .scanIndexForward(false)
-                .build();
-        return Queries.upTo(client, context, Access.TOP_OF_MONTH, query, limit)
-                .thenApply(items -> items.stream().map(ItemCodec::total).toList());
+        return new CreditPage(entries, items.size() > first);
     }
 
     @Override

@@ -1,14 +1,17 @@
 package dev.moviegraph.dynamo;
 
-import static dev.moviegraph.dynamo.TableLayout.s;
 
-import dev.moviegraph.catalog.Actor;
-import dev.moviegraph.catalog.ActorId;
+
 import dev.moviegraph.catalog.CallContext;
-import dev.moviegraph.catalog.CastMember;
 import dev.moviegraph.catalog.CatalogWriter;
+import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Role;
+import dev.moviegraph.catalog.Writes;
 import dev.moviegraph.catalog.NotFoundException;
 import dev.moviegraph.catalog.StoreUnavailableException;
 import dev.moviegraph.catalog.StreamReceipt;
@@ -19,6 +22,10 @@ import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Optional;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -70,25 +77,14 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     @Override
     public CompletableFuture<Movie> putMovie(Movie movie, CallContext context) {
         return optimistically(() -> {
-            Map<String, AttributeValue> current = getConsistent(context, TableLayout.movieKey(movie.id()));
-            long next = ItemCodec.version(current) + 1;
-            Map<String, AttributeValue> item = new HashMap<>(ItemCodec.movieItem(movie));
-            item.put(TableLayout.VERSION, number(next));
+            Map<String, AttributeValue> current = getConsistent(context, TableModel.movieKey(movie.id()));
+            long next = version(current) + 1;
+            Map<String, AttributeValue> item = new HashMap<>(TableModel.MOVIE.encode(movie));
+            item.put(TableModel.VERSION, number(next));
+            Map<String, Object> values = TableModel.MOVIE.values(movie);
             List<TransactWriteItem> copies = new ArrayList<>();
-            for (Map<String, AttributeValue> key : collectionKeys(context, movie.id())) {
-                boolean cast = ItemCodec.CAST.equals(ItemCodec.type(key));
-                if (!cast && !ItemCodec.TOTAL.equals(ItemCodec.type(key))) {
-                    continue;
-                }
-                Map<String, AttributeValue> values = new HashMap<>(Map.of(":title", s(movie.title()), ":v", number(next)));
-                String set = "SET movieTitle = :title, movieVersion = :v";
-                if (cast && movie.year() != null) {
-                    set += ", movieYear = :year";
-                    values.put(":year", number(movie.year()));
-                } else if (cast) {
-                    set += " REMOVE movieYear";
-                }
-                copies.add(copyUpdate(key, set, values, "movieVersion"));
+            for (Map<String, AttributeValue> copy : collection(context, movie.id(), false)) {
+                copyUpdate(copy, TableModel.MOVIE, values, next).ifPresent(copies::add);
             }
             transactInChunks(context, Access.PUT_MOVIE, put(item, versionCondition(current)), copies);
             return movie;
@@ -96,76 +92,95 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     }
 
     @Override
-    public CompletableFuture<Actor> putActor(Actor actor, CallContext context) {
+    public CompletableFuture<Person> putPerson(Person person, CallContext context) {
         return optimistically(() -> {
-            Map<String, AttributeValue> current = getConsistent(context, TableLayout.actorKey(actor.id()));
-            long next = ItemCodec.version(current) + 1;
-            Map<String, AttributeValue> item = new HashMap<>(ItemCodec.actorItem(actor));
-            item.put(TableLayout.VERSION, number(next));
-            transactInChunks(context, Access.PUT_ACTOR, put(item, versionCondition(current)),
-                    actorCopies(context, actor, next, false));
-            // GSI1 is eventually consistent: a cast item committed just before this write may have been
+            Map<String, AttributeValue> current = getConsistent(context, TableModel.personKey(person.id()));
+            long next = version(current) + 1;
+            Map<String, AttributeValue> item = new HashMap<>(TableModel.PERSON.encode(person));
+            item.put(TableModel.VERSION, number(next));
+            transactInChunks(context, Access.PUT_PERSON, put(item, versionCondition(current)),
+                    personCopies(context, person, next, false));
+            // GSI3 is eventually consistent: a credit committed just before this write may have been
             // missing from the first look. A second look fixes any copy still older than this version.
-            for (TransactWriteItem late : actorCopies(context, actor, next, true)) {
-                updateIfNewer(context, Access.PUT_ACTOR, late.update());
+            for (TransactWriteItem late : personCopies(context, person, next, true)) {
+                updateIfNewer(context, Access.PUT_PERSON, late.update());
             }
-            return actor;
+            return person;
         });
     }
 
-    private List<TransactWriteItem> actorCopies(CallContext context, Actor actor, long version, boolean onlyOlder) {
-        QueryRequest query = Access.FILMOGRAPHY_PAGE.query(table, Map.of(":actor", s(TableLayout.actorPk(actor.id())),
-                ":movies", s(TableLayout.MOVIE_PREFIX))).build();
+    private List<TransactWriteItem> personCopies(CallContext context, Person person, long version, boolean onlyOlder) {
+        Map<String, Object> owner = Map.of("personId", person.id());
+        QueryRequest query = Access.PERSON_PARTITION.query(table, Map.of(":person", owner)).build();
+        Map<String, Object> values = TableModel.PERSON.values(person);
         List<TransactWriteItem> copies = new ArrayList<>();
-        for (Map<String, AttributeValue> item : Queries.all(client, context, Access.FILMOGRAPHY_PAGE, query).join()) {
-            AttributeValue copied = item.get("actorVersion");
-            if (onlyOlder && copied != null && Long.parseLong(copied.n()) >= version) {
+        for (Map<String, AttributeValue> item : Queries.all(client, context, Access.PERSON_PARTITION, query).join()) {
+            if (onlyOlder && copiedVersion(item, TableModel.PERSON) >= version) {
                 continue;
             }
-            copies.add(copyUpdate(TableLayout.key(item.get(TableLayout.PK).s(), item.get(TableLayout.SK).s()),
-                    "SET actorName = :name, actorVersion = :v", Map.of(":name", s(actor.name()), ":v", number(version)),
-                    "actorVersion"));
+            copyUpdate(item, TableModel.PERSON, values, version).ifPresent(copies::add);
         }
         return copies;
     }
 
     @Override
-    public CompletableFuture<CastMember> castActor(MovieId movieId, ActorId actorId, List<String> characters,
-                                                   Integer billing, CallContext context) {
+    public CompletableFuture<Credit> credit(MovieId movieId, PersonId personId, Role role, List<String> characters,
+                                            Integer position, CallContext context) {
         return optimistically(() -> {
-            Map<String, AttributeValue> movieItem = getConsistent(context, TableLayout.movieKey(movieId));
-            Map<String, AttributeValue> actorItem = getConsistent(context, TableLayout.actorKey(actorId));
+            Map<String, AttributeValue> movieItem = getConsistent(context, TableModel.movieKey(movieId));
+            Map<String, AttributeValue> personItem = getConsistent(context, TableModel.personKey(personId));
             if (movieItem == null) {
                 throw new NotFoundException("There is no movie " + movieId.value());
             }
-            if (actorItem == null) {
-                throw new NotFoundException("There is no actor " + actorId.value());
+            if (personItem == null) {
+                throw new NotFoundException("There is no person " + personId.value());
             }
-            Movie movie = ItemCodec.movie(movieItem);
-            Actor actor = ItemCodec.actor(actorItem);
-            CastMember member = new CastMember(movieId, actorId, movie.title(), movie.year(), actor.name(), characters,
-                    billing);
-            Map<String, AttributeValue> item = new HashMap<>(ItemCodec.castItem(member));
-            item.put("movieVersion", number(ItemCodec.version(movieItem)));
-            item.put("actorVersion", number(ItemCodec.version(actorItem)));
-            transact(context, Access.CAST_ACTOR, List.of(
-                    check(TableLayout.movieKey(movieId), versionCondition(movieItem)),
-                    check(TableLayout.actorKey(actorId), versionCondition(actorItem)),
+            Movie movie = TableModel.MOVIE.decode(movieItem);
+            Person person = TableModel.PERSON.decode(personItem);
+            // Integer on both sides: an int there would unbox a cast member's null billing (uncredited).
+            Integer place = role == Role.CAST || position != null ? position
+                    : Integer.valueOf(nextPosition(context, movieId, personId, role));
+            Credit credit = new Credit(movieId, personId, role, movie.title(), movie.year(), person.name(),
+                    role == Role.CAST ? characters : List.of(), place);
+            Entity<Credit> entity = TableModel.credits(role);
+            Map<String, AttributeValue> item = new HashMap<>(entity.encode(credit));
+            for (Entity.Copy copy : entity.copies()) {
+                item.put(copy.versionAttribute(), number(version(copy.source() == TableModel.MOVIE ? movieItem : personItem)));
+            }
+            transact(context, Access.CREDIT, List.of(
+                    check(TableModel.movieKey(movieId), versionCondition(movieItem)),
+                    check(TableModel.personKey(personId), versionCondition(personItem)),
                     TransactWriteItem.builder().put(Put.builder().tableName(table).item(item).build()).build()));
-            return member;
+            return credit;
         });
     }
 
+    /** A crew credit keeps its place when it is credited again, else goes after the role's last one. */
+    private int nextPosition(CallContext context, MovieId movieId, PersonId personId, Role role) {
+        Entity<Credit> entity = TableModel.credits(role);
+        int last = 0;
+        for (Map<String, AttributeValue> item : collection(context, movieId, false)) {
+            if (TableModel.is(item, entity)) {
+                Credit credit = entity.decode(item);
+                if (credit.personId().equals(personId) && credit.position() != null) {
+                    return credit.position();
+                }
+                last = Math.max(last, credit.position() == null ? 0 : credit.position());
+            }
+        }
+        return Math.min(last + 1, Writes.MAX_BILLING);
+    }
+
     @Override
-    public CompletableFuture<Boolean> uncastActor(MovieId movieId, ActorId actorId, CallContext context) {
-        return CompletableFuture.supplyAsync(() -> {
-            Call call = Call.byKey(context, Access.UNCAST_ACTOR, 1);
+    public CompletableFuture<Boolean> uncredit(MovieId movieId, PersonId personId, Role role, CallContext context) {
+        return StoreFailures.translated(CompletableFuture.supplyAsync(() -> {
+            Call call = Call.byKey(context, Access.UNCREDIT, 1);
             DeleteItemRequest request = DeleteItemRequest.builder().tableName(table)
-                    .key(TableLayout.castKey(movieId, actorId))
-                    // only a cast item: never delete something else that might share the key
-                    .conditionExpression("attribute_not_exists(pk) OR #type = :cast")
-                    .expressionAttributeNames(Map.of("#type", TableLayout.TYPE))
-                    .expressionAttributeValues(Map.of(":cast", s(ItemCodec.CAST)))
+                    .key(TableModel.creditKey(movieId, personId, role))
+                    // only a credit of that role: never delete something else that might share the key
+                    .conditionExpression("attribute_not_exists(#pk) OR #type = :type")
+                    .expressionAttributeNames(Map.of("#type", TableModel.TYPE, "#pk", TableModel.PK))
+                    .expressionAttributeValues(Map.of(":type", s(TableModel.credits(role).type())))
                     .returnValues(ReturnValue.ALL_OLD)
                     .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
                     .overrideConfiguration(call.override())
@@ -174,24 +189,24 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 call.page(response.hasAttributes() ? 1 : 0, Collections.singletonList(response.consumedCapacity()));
                 return response.hasAttributes() && !response.attributes().isEmpty();
             })).join();
-        }, executor);
+        }, executor));
     }
 
     @Override
     public CompletableFuture<Boolean> deleteMovie(MovieId movieId, CallContext context) {
         return optimistically(() -> {
-            List<Map<String, AttributeValue>> keys = collectionKeys(context, movieId);
+            List<Map<String, AttributeValue>> keys = collection(context, movieId, true);
             if (keys.isEmpty()) {
                 return false;
             }
-            boolean existed = keys.stream().anyMatch(key -> ItemCodec.MOVIE.equals(ItemCodec.type(key)));
-            // The movie item goes first, in the first transaction: a cast or a stream that checks the movie
+            boolean existed = keys.stream().anyMatch(key -> TableModel.is(key, TableModel.MOVIE));
+            // The movie item goes first, in the first transaction: a credit or a stream that checks the movie
             // afterwards fails instead of leaving an orphan behind, and a retry finds what is left.
             List<TransactWriteItem> deletes = new ArrayList<>();
             for (Map<String, AttributeValue> key : keys) {
                 TransactWriteItem delete = TransactWriteItem.builder().delete(Delete.builder().tableName(table)
-                        .key(TableLayout.key(key.get(TableLayout.PK).s(), key.get(TableLayout.SK).s())).build()).build();
-                if (ItemCodec.MOVIE.equals(ItemCodec.type(key))) {
+                        .key(TableModel.keyOf(key)).build()).build();
+                if (TableModel.is(key, TableModel.MOVIE)) {
                     deletes.add(0, delete);
                 } else {
                     deletes.add(delete);
@@ -208,16 +223,18 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     @Override
     public CompletableFuture<StreamReceipt> recordStream(StreamRecord stream, CallContext context) {
         return optimistically(() -> {
-            Map<String, AttributeValue> movieItem = getConsistent(context, TableLayout.movieKey(stream.movieId()));
+            Map<String, AttributeValue> movieItem = getConsistent(context, TableModel.movieKey(stream.movieId()));
             if (movieItem == null) {
                 throw new NotFoundException("There is no movie " + stream.movieId().value());
             }
-            String title = ItemCodec.movie(movieItem).title();
+            String title = TableModel.MOVIE.decode(movieItem).title();
             List<TransactWriteItem> items = new ArrayList<>();
-            items.add(check(TableLayout.movieKey(stream.movieId()), versionCondition(movieItem)));
+            items.add(check(TableModel.movieKey(stream.movieId()), versionCondition(movieItem)));
             items.add(TransactWriteItem.builder().put(Put.builder().tableName(table)
-                    .item(ItemCodec.streamItem(stream, title))
-                    .conditionExpression("attribute_not_exists(pk)").build()).build());
+                    .item(TableModel.STREAM.encode(new TableModel.StoredStream(stream.streamId(), stream.movieId(),
+                            stream.at(), stream.month(), title)))
+                    .conditionExpression("attribute_not_exists(#pk)")
+                    .expressionAttributeNames(Map.of("#pk", TableModel.PK)).build()).build());
             if (totals == TotalsMode.TRANSACTIONAL) {
                 items.add(TransactWriteItem.builder().update(totalIncrement(table, stream.movieId(), stream.month(), title,
                         1)).build());
@@ -235,35 +252,54 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         });
     }
 
-    /** Adds {@code count} to a month's total, creating it with its sparse GSI2 key when it is new. */
+    /**
+     * Adds {@code count} to a month's total, creating it with its keys (GSI2's included) when it is new;
+     * the title is copied only into a new total (putMovie keeps existing copies true).
+     */
     static Update totalIncrement(String table, MovieId movieId, YearMonth month, String title, long count) {
-        return Update.builder().tableName(table).key(TableLayout.totalKey(movieId, month))
-                .updateExpression("SET #type = :total, movieId = :movie, #month = :month, gsi2pk = :partition, "
-                        + "movieTitle = if_not_exists(movieTitle, :title) ADD streams :count")
-                .expressionAttributeNames(Map.of("#type", TableLayout.TYPE, "#month", "month"))
-                .expressionAttributeValues(Map.of(":total", s(ItemCodec.TOTAL), ":movie", s(movieId.value()),
-                        ":month", s(month.toString()), ":partition", s(TableLayout.monthPartition(month)),
-                        ":title", s(title), ":count", number(count)))
+        Map<String, AttributeValue> total = new HashMap<>(TableModel.TOTAL.encode(
+                new MonthlyStreams(movieId, title, month, 0)));
+        total.keySet().removeAll(TableModel.TOTAL.key(Map.of("movieId", movieId, "month", month)).keySet());
+        total.remove(TableModel.STREAMS);
+        Set<String> copied = new HashSet<>();
+        TableModel.TOTAL.copies().forEach(copy -> copied.addAll(copy.attributes().keySet()));
+        Map<String, String> names = new HashMap<>();
+        Map<String, AttributeValue> values = new HashMap<>();
+        List<String> sets = new ArrayList<>();
+        int i = 0;
+        for (Map.Entry<String, AttributeValue> attribute : total.entrySet()) {
+            String name = "#a" + i;
+            String value = ":a" + i++;
+            names.put(name, attribute.getKey());
+            values.put(value, attribute.getValue());
+            sets.add(copied.contains(attribute.getKey()) ? name + " = if_not_exists(" + name + ", " + value + ")"
+                    : name + " = " + value);
+        }
+        names.put("#streams", TableModel.STREAMS);
+        values.put(":count", number(count));
+        return Update.builder().tableName(table).key(TableModel.totalKey(movieId, month))
+                .updateExpression("SET " + String.join(", ", sets) + " ADD #streams :count")
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values)
                 .build();
     }
 
     private StreamReceipt alreadyRecorded(CallContext context, String streamId) {
-        Map<String, AttributeValue> recorded = getConsistent(context, TableLayout.streamKey(streamId));
-        MovieId movieId = MovieId.of(recorded.get("movieId").s());
-        YearMonth month = YearMonth.parse(recorded.get("month").s());
-        return new StreamReceipt(streamId, month, false, total(context, movieId, month));
+        TableModel.StoredStream recorded = TableModel.STREAM.decode(getConsistent(context, TableModel.streamKey(streamId)));
+        return new StreamReceipt(streamId, recorded.month(), false, total(context, recorded.movieId(), recorded.month()));
     }
 
     private long total(CallContext context, MovieId movieId, YearMonth month) {
-        Map<String, AttributeValue> total = getConsistent(context, TableLayout.totalKey(movieId, month));
-        return total == null ? 0 : Long.parseLong(total.get(TableLayout.STREAMS).n());
+        Map<String, AttributeValue> total = getConsistent(context, TableModel.totalKey(movieId, month));
+        return total == null ? 0 : TableModel.TOTAL.decode(total).streams();
     }
 
     // ---- helpers
 
     /** Runs a read-then-write on the write threads, again while a condition fails because something moved. */
     private <T> CompletableFuture<T> optimistically(Supplier<T> attempt) {
-        return CompletableFuture.supplyAsync(() -> {
+        // SDK failures become the catalog's only here, after the conditions above were handled.
+        return StoreFailures.translated(CompletableFuture.supplyAsync(() -> {
             for (int i = 1; ; i++) {
                 try {
                     return attempt.get();
@@ -273,7 +309,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                     }
                 }
             }
-        }, executor);
+        }, executor));
     }
 
     private static boolean failedCondition(TransactionCanceledException e, int index) {
@@ -291,14 +327,15 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         })).join();
     }
 
-    /** The keys and types of every item of a movie's collection, read consistently. */
-    private List<Map<String, AttributeValue>> collectionKeys(CallContext context, MovieId movieId) {
-        QueryRequest query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", s(TableLayout.moviePk(movieId))))
-                .consistentRead(true)
-                .projectionExpression("pk, sk, #type")
-                .expressionAttributeNames(Map.of("#type", TableLayout.TYPE))
-                .build();
-        return Queries.all(client, context, Access.WHOLE_COLLECTION, query).join();
+    /** Every item of a movie's collection, read consistently; only keys and types when {@code keysOnly}. */
+    private List<Map<String, AttributeValue>> collection(CallContext context, MovieId movieId, boolean keysOnly) {
+        QueryRequest.Builder query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", movieId)))
+                .consistentRead(true);
+        if (keysOnly) {
+            query.projectionExpression("#pk, #sk, #type")
+                    .expressionAttributeNames(Map.of("#pk", TableModel.PK, "#sk", TableModel.SK, "#type", TableModel.TYPE));
+        }
+        return Queries.all(client, context, Access.WHOLE_COLLECTION, query.build()).join();
     }
 
     private void transactInChunks(CallContext context, Access access, TransactWriteItem first,
@@ -317,6 +354,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         Call call = Call.byKey(context, access, 1);
         UpdateItemRequest request = UpdateItemRequest.builder().tableName(table).key(update.key())
                 .updateExpression(update.updateExpression()).conditionExpression(update.conditionExpression())
+                .expressionAttributeNames(update.expressionAttributeNames())
                 .expressionAttributeValues(update.expressionAttributeValues())
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
         try {
@@ -372,34 +410,109 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 .build()).build();
     }
 
-    private TransactWriteItem copyUpdate(Map<String, AttributeValue> key, String set, Map<String, AttributeValue> values,
-                                         String versionAttribute) {
-        return TransactWriteItem.builder().update(Update.builder().tableName(table)
-                .key(TableLayout.key(key.get(TableLayout.PK).s(), key.get(TableLayout.SK).s()))
-                .updateExpression(set)
-                .conditionExpression("attribute_exists(pk) AND (attribute_not_exists(" + versionAttribute + ") OR "
-                        + versionAttribute + " < :v)")
-                .expressionAttributeValues(values)
-                .build()).build();
+    /**
+     * The update that makes {@code item}'s copies of {@code source} equal to {@code values} at
+     * {@code version}: the copied attributes, and the keys built from them (a credit's GSI3 sort key holds
+     * the movie's year and title), set or removed; empty when the item copies nothing of {@code source}.
+     * Written only if the item still exists and its copy is older, so a late write never goes back.
+     */
+    private Optional<TransactWriteItem> copyUpdate(Map<String, AttributeValue> item, Entity<?> source,
+                                                   Map<String, Object> values, long version) {
+        Entity<?> entity = TableModel.entityOf(item);
+        Optional<Entity.Copy> found = entity.copies().stream().filter(copy -> copy.source() == source).findFirst();
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Entity.Copy copy = found.get();
+        Map<String, Object> updated = new HashMap<>(decodedValues(entity, item));
+        copy.attributes().forEach((copied, original) -> updated.put(copied, values.get(original)));
+        Map<String, AttributeValue> set = new LinkedHashMap<>();
+        List<String> removed = new ArrayList<>();
+        for (String attribute : copy.attributes().keySet()) {
+            AttributeValue value = Entity.encodeValue(updated.get(attribute));
+            if (value == null) {
+                removed.add(attribute);
+            } else {
+                set.put(attribute, value);
+            }
+        }
+        for (String key : entity.keysReading(copy.attributes().keySet())) {
+            set.put(key, s(entity.template(key).render(updated)));
+        }
+        set.put(copy.versionAttribute(), number(version));
+        Map<String, String> names = new HashMap<>();
+        Map<String, AttributeValue> expressionValues = new HashMap<>();
+        List<String> sets = new ArrayList<>();
+        int i = 0;
+        for (Map.Entry<String, AttributeValue> attribute : set.entrySet()) {
+            names.put("#a" + i, attribute.getKey());
+            expressionValues.put(":a" + i, attribute.getValue());
+            sets.add("#a" + i + " = :a" + i++);
+        }
+        List<String> removes = new ArrayList<>();
+        for (String attribute : removed) {
+            names.put("#a" + i, attribute);
+            removes.add("#a" + i++);
+        }
+        names.put("#pk", TableModel.PK);
+        names.put("#copied", copy.versionAttribute());
+        expressionValues.put(":v", number(version));
+        return Optional.of(TransactWriteItem.builder().update(Update.builder().tableName(table)
+                .key(TableModel.keyOf(item))
+                .updateExpression("SET " + String.join(", ", sets) + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes)))
+                .conditionExpression("attribute_exists(#pk) AND (attribute_not_exists(#copied) OR #copied < :v)")
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(expressionValues)
+                .build()).build());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Record> Map<String, Object> decodedValues(Entity<T> entity, Map<String, AttributeValue> item) {
+        return entity.values(entity.decode(item));
+    }
+
+    /** The version of {@code source} an item's copy of it was written at; 0 when it has none. */
+    private static long copiedVersion(Map<String, AttributeValue> item, Entity<?> source) {
+        return TableModel.entityOf(item).copies().stream().filter(copy -> copy.source() == source)
+                .map(copy -> item.get(copy.versionAttribute()))
+                .filter(java.util.Objects::nonNull)
+                .mapToLong(value -> Long.parseLong(value.n())).findFirst().orElse(0);
     }
 
     /** A write on condition that the item is still the one read: absent, unversioned, or at its version. */
     private record Condition(String expression, Map<String, AttributeValue> values) {
-        /** "version" may one day be a reserved word; it always goes through a name placeholder. */
+        /** Attribute names always go through placeholders: the model's names are never parsed. */
         Map<String, String> names() {
-            return expression.contains("#version") ? Map.of("#version", TableLayout.VERSION) : null;
+            Map<String, String> names = new HashMap<>();
+            if (expression.contains("#version")) {
+                names.put("#version", TableModel.VERSION);
+            }
+            if (expression.contains("#pk")) {
+                names.put("#pk", TableModel.PK);
+            }
+            return names.isEmpty() ? null : names;
         }
+    }
+
+    /** The optimistic version of a movie or person item; items written before versions existed are 0. */
+    static long version(Map<String, AttributeValue> item) {
+        AttributeValue version = item == null ? null : item.get(TableModel.VERSION);
+        return version == null ? 0 : Long.parseLong(version.n());
     }
 
     private static Condition versionCondition(Map<String, AttributeValue> current) {
         if (current == null) {
-            return new Condition("attribute_not_exists(pk)", Map.of());
+            return new Condition("attribute_not_exists(#pk)", Map.of());
         }
-        long version = ItemCodec.version(current);
+        long version = version(current);
         if (version == 0) {
-            return new Condition("attribute_exists(pk) AND attribute_not_exists(#version)", Map.of());
+            return new Condition("attribute_exists(#pk) AND attribute_not_exists(#version)", Map.of());
         }
         return new Condition("#version = :version", Map.of(":version", number(version)));
+    }
+
+    private static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
     }
 
     private static AttributeValue number(long value) {

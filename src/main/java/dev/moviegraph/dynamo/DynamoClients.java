@@ -1,18 +1,25 @@
 package dev.moviegraph.dynamo;
 
+import dev.moviegraph.config.ConfigException;
+
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProviderChain;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.AwsRegionProvider;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.retries.api.RetryStrategy;
@@ -26,6 +33,14 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
  * client waits for a query, so a call either succeeds within a few seconds or fails with a clear error.
  */
 public final class DynamoClients {
+    private static final Logger LOG = LoggerFactory.getLogger(DynamoClients.class);
+    /** DYNAMODB_ENDPOINT=aws and the SDK's region chain found nothing. */
+    static final String NO_REGION = "DYNAMODB_ENDPOINT=aws needs a region: set AWS_REGION (or a profile with a region)";
+    /** DYNAMODB_ENDPOINT=aws and the SDK's default credentials chain found nothing, in its order. */
+    static final String NO_CREDENTIALS = "DYNAMODB_ENDPOINT=aws found no AWS credentials in the SDK's default chain:"
+            + " set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile (AWS_PROFILE, ~/.aws/credentials),"
+            + " or a web identity (AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN), or run with a container"
+            + " or instance role";
     /** One HTTP attempt; a GetItem or a page of a Query answers in milliseconds. */
     private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
     /** One call, every retry and backoff included: the most a field ever waits for DynamoDB. */
@@ -67,6 +82,9 @@ public final class DynamoClients {
      * @param interceptors observers of every call (request counting in tests), after the one that
      *                     counts each call's attempts for its receipt
      * @return the client behind an {@link OutageBreaker}: calls fail at once while DynamoDB does not answer
+     * @throws ConfigException for AWS's endpoint, when the SDK's default chains find no region or no
+     *                         credentials (one line saying what to set, instead of the SDK's stack trace
+     *                         at the first call)
      */
     public static DynamoDbAsyncClient create(URI endpoint, List<ExecutionInterceptor> interceptors) {
         DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
@@ -81,6 +99,9 @@ public final class DynamoClients {
             builder.endpointOverride(endpoint)
                     .region(regionOr(Region.US_EAST_1))
                     .credentialsProvider(localOrDefault());
+        } else {
+            Aws aws = resolveAws();
+            builder.region(aws.region()).credentialsProvider(aws.credentials());
         }
         DynamoDbAsyncClient client = builder.build();
         // The breaker outside the line: while it is open, calls fail at once instead of queueing first.
@@ -108,8 +129,45 @@ public final class DynamoClients {
                 .overrideConfiguration(timeoutsAndRetries().build());
         if (endpoint != null) {
             builder.endpointOverride(endpoint).region(regionOr(Region.US_EAST_1)).credentialsProvider(localOrDefault());
+        } else {
+            Aws aws = resolveAws();
+            builder.region(aws.region()).credentialsProvider(aws.credentials());
         }
         return builder.build();
+    }
+
+    /** The region and credentials AWS's endpoint is called with. */
+    record Aws(Region region, AwsCredentialsProvider credentials) {
+    }
+
+    /** The SDK's default region and credentials chains, resolved before a client for AWS is built. */
+    private static Aws resolveAws() {
+        return resolveAws(new DefaultAwsRegionProviderChain(), DefaultCredentialsProvider.builder().build());
+    }
+
+    /**
+     * Resolves {@code regions} and {@code credentials} now, so that a missing one stops the start with
+     * one line naming what to set; the SDK would only find out at the first call, as a stack trace. Each
+     * provider's own reason is logged at debug level. The credentials stay cached in the provider, which
+     * renews them (web identity, container and instance roles) as the client uses it.
+     *
+     * @throws ConfigException {@link #NO_REGION} or {@link #NO_CREDENTIALS}
+     */
+    static Aws resolveAws(AwsRegionProvider regions, AwsCredentialsProvider credentials) {
+        Region region;
+        try {
+            region = regions.getRegion();
+        } catch (SdkClientException e) {
+            LOG.debug("No region for DYNAMODB_ENDPOINT=aws", e);
+            throw new ConfigException(NO_REGION);
+        }
+        try {
+            credentials.resolveCredentials();
+        } catch (SdkClientException e) {
+            LOG.debug("No credentials for DYNAMODB_ENDPOINT=aws", e);
+            throw new ConfigException(NO_CREDENTIALS);
+        }
+        return new Aws(region, credentials);
     }
 
     private static ClientOverrideConfiguration.Builder timeoutsAndRetries() {

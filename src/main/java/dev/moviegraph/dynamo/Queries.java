@@ -3,9 +3,11 @@ package dev.moviegraph.dynamo;
 import dev.moviegraph.catalog.CallContext;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -29,26 +31,48 @@ final class Queries {
     /** The first {@code wanted} items the query matches, asking DynamoDB for no more than that. */
     static CompletableFuture<List<Map<String, AttributeValue>>> upTo(DynamoDbAsyncClient client, CallContext context,
                                                                     Access access, QueryRequest query, int wanted) {
+        return until(client, context, access, query, item -> true, wanted, 0);
+    }
+
+    /**
+     * Items in key order until {@code wanted} of them match {@code counted} (or the key range ends). The
+     * first page asks for {@code slack} more than that, for the items before them that do not count (a
+     * movie's crew before its cast), so the usual case stays one request.
+     */
+    static CompletableFuture<List<Map<String, AttributeValue>>> until(DynamoDbAsyncClient client, CallContext context,
+                                                                     Access access, QueryRequest query,
+                                                                     Predicate<Map<String, AttributeValue>> counted,
+                                                                     int wanted, int slack) {
         Call call = Call.query(context, access, access.render(query.expressionAttributeValues()));
         QueryRequest measured = query.toBuilder()
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
                 .overrideConfiguration(call.override())
                 .build();
-        return call.reportWhenDone(page(client, call, measured, wanted, new ArrayList<>()));
+        return call.reportWhenDone(page(client, call, measured, counted, wanted, slack, new ArrayList<>(), 0));
     }
 
     private static CompletableFuture<List<Map<String, AttributeValue>>> page(
-            DynamoDbAsyncClient client, Call call, QueryRequest query, int wanted, List<Map<String, AttributeValue>> found) {
-        int remaining = wanted - found.size();
-        QueryRequest request = wanted == Integer.MAX_VALUE ? query : query.toBuilder().limit(remaining).build();
+            DynamoDbAsyncClient client, Call call, QueryRequest query, Predicate<Map<String, AttributeValue>> counted,
+            int wanted, int slack, List<Map<String, AttributeValue>> found, int matched) {
+        QueryRequest request = wanted == Integer.MAX_VALUE ? query
+                : query.toBuilder().limit((int) Math.min(Integer.MAX_VALUE, (long) wanted - matched + slack)).build();
         return call.send(() -> client.query(request)).thenCompose(response -> {
-            call.page(response.items().size(), java.util.Collections.singletonList(response.consumedCapacity()));
-            found.addAll(response.items());
-            if (found.size() >= wanted || !response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
+            call.page(response.items().size(), Collections.singletonList(response.consumedCapacity()));
+            int now = matched;
+            for (Map<String, AttributeValue> item : response.items()) {
+                if (now >= wanted) {
+                    break;
+                }
+                found.add(item);
+                if (counted.test(item)) {
+                    now++;
+                }
+            }
+            if (now >= wanted || !response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
                 return CompletableFuture.completedFuture(found);
             }
-            return page(client, call, query.toBuilder().exclusiveStartKey(response.lastEvaluatedKey()).build(), wanted,
-                    found);
+            return page(client, call, query.toBuilder().exclusiveStartKey(response.lastEvaluatedKey()).build(),
+                    counted, wanted, 0, found, now);
         });
     }
 }

@@ -1,6 +1,6 @@
 package dev.moviegraph.dynamo;
 
-import static dev.moviegraph.dynamo.TableLayout.s;
+import static software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS;
 
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CallObserver;
@@ -245,8 +245,9 @@ public final class StreamAggregator implements AutoCloseable {
         for (Record record : records) {
             Map<String, AttributeValue> image = record.dynamodb().newImage();
             if (record.eventName() == OperationType.INSERT && image != null
-                    && ItemCodec.STREAM.equals(ItemCodec.type(image))) {
-                List<String> key = List.of(image.get("movieId").s(), image.get("month").s());
+                    && TableModel.is(image, TableModel.STREAM)) {
+                TableModel.StoredStream stream = TableModel.STREAM.decode(image);
+                List<String> key = List.of(stream.movieId().value(), stream.month().toString());
                 if (!counts.containsKey(key) && counts.size() == MAX_TOTALS_PER_BATCH) {
                     commit(shardId, counts, from, last, false);
                     counts.clear();
@@ -279,17 +280,14 @@ public final class StreamAggregator implements AutoCloseable {
                         count.getValue())).build());
             }
         }
-        Map<String, AttributeValue> checkpoint = new HashMap<>(TableLayout.checkpointKey(shardId));
-        checkpoint.put(TableLayout.TYPE, s("checkpoint"));
-        checkpoint.put("closed", AttributeValue.fromBool(closed));
-        if (to != null) {
-            checkpoint.put("sequenceNumber", s(to));
-        }
-        Put.Builder put = Put.builder().tableName(table).item(checkpoint);
+        Map<String, AttributeValue> checkpoint = TableModel.CHECKPOINT.encode(
+                new TableModel.Checkpoint(shardId, to, closed));
+        Put.Builder put = Put.builder().tableName(table).item(checkpoint)
+                .expressionAttributeNames(Map.of("#sequence", SEQUENCE));
         if (from == null) {
-            put.conditionExpression("attribute_not_exists(sequenceNumber)");
+            put.conditionExpression("attribute_not_exists(#sequence)");
         } else {
-            put.conditionExpression("sequenceNumber = :from").expressionAttributeValues(Map.of(":from", s(from)));
+            put.conditionExpression("#sequence = :from").expressionAttributeValues(Map.of(":from", fromS(from)));
         }
         items.add(TransactWriteItem.builder().put(put.build()).build());
         try {
@@ -305,24 +303,27 @@ public final class StreamAggregator implements AutoCloseable {
         if (movieIds.isEmpty()) {
             return Map.of();
         }
-        List<Map<String, AttributeValue>> keys = movieIds.stream().map(id -> TableLayout.movieKey(MovieId.of(id))).toList();
+        List<Map<String, AttributeValue>> keys = movieIds.stream().map(id -> TableModel.movieKey(MovieId.of(id))).toList();
         Map<String, String> titles = new HashMap<>();
         for (Map<String, AttributeValue> item : new Batches(dynamo, table).getAll(keys, context).join().items()) {
-            titles.put(item.get("movieId").s(), item.get("title").s());
+            dev.moviegraph.catalog.Movie movie = TableModel.MOVIE.decode(item);
+            titles.put(movie.id().value(), movie.title());
         }
         return titles;
     }
 
     private Checkpoint checkpoint(String shardId) {
-        var response = dynamo.getItem(GetItemRequest.builder().tableName(table).key(TableLayout.checkpointKey(shardId))
+        var response = dynamo.getItem(GetItemRequest.builder().tableName(table).key(TableModel.checkpointKey(shardId))
                 .consistentRead(true).build()).join();
         if (!response.hasItem() || response.item().isEmpty()) {
             return new Checkpoint(null, false);
         }
-        AttributeValue sequence = response.item().get("sequenceNumber");
-        AttributeValue closed = response.item().get("closed");
-        return new Checkpoint(sequence == null ? null : sequence.s(), closed != null && Boolean.TRUE.equals(closed.bool()));
+        TableModel.Checkpoint stored = TableModel.CHECKPOINT.decode(response.item());
+        return new Checkpoint(stored.sequenceNumber(), stored.closed());
     }
+
+    /** The checkpoint's attribute its conditional writes compare, as the table model names it. */
+    private static final String SEQUENCE = TableModel.CHECKPOINT.attribute("sequenceNumber");
 
     private record Checkpoint(String sequence, boolean closed) {
     }

@@ -7,6 +7,8 @@ import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /** Creates the table and its indexes when missing, and tells whether it exists. */
@@ -59,20 +61,73 @@ public final class TableAdmin {
                     + "; enable it or set CREATE_TABLE=true to let the server enable it");
         }
         client.updateTable(software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest.builder().tableName(table)
-                .streamSpecification(TableLayout.createTableRequest(table).streamSpecification())
+                .streamSpecification(TableModel.createTableRequest(table).streamSpecification())
                 .overrideConfiguration(STARTUP).build()).join();
         client.waiter().waitUntilTableExists(describe()).join();
         return client.describeTable(describe()).join().table().latestStreamArn();
     }
 
+    /** What a table says about the layout it was written with. */
+    public enum Layout {
+        /** Written by this model ({@link TableModel#LAYOUT_VERSION}). */
+        CURRENT,
+        /** No layout recorded and no item written yet by any layout: a new table. */
+        NEW,
+        /** Written by an earlier layout (or a migration that has not finished). */
+        OLDER,
+        /** Written by a later layout than this gateway knows. */
+        NEWER
+    }
+
+    /** The layout a table is in, from its layout item and, for tables of layout 1 (which had none), its indexes. */
+    public Layout layout() {
+        var response = client.getItem(GetItemRequest.builder().tableName(table).key(TableModel.metaKey(TableModel.LAYOUT))
+                .consistentRead(true).overrideConfiguration(STARTUP).build()).join();
+        if (response.hasItem() && !response.item().isEmpty()) {
+            Integer recorded = TableModel.META.decode(response.item()).layoutVersion();
+            int version = recorded == null ? 1 : recorded;
+            return version == TableModel.LAYOUT_VERSION ? Layout.CURRENT
+                    : version < TableModel.LAYOUT_VERSION ? Layout.OLDER : Layout.NEWER;
+        }
+        var description = client.describeTable(describe()).join().table();
+        boolean currentIndexes = description.hasGlobalSecondaryIndexes() && description.globalSecondaryIndexes().stream()
+                .anyMatch(index -> index.indexName().equals(Index.GSI3.indexName())
+                        && index.keySchema().get(0).attributeName().equals(Index.GSI3.partitionKey()));
+        return currentIndexes ? Layout.NEW : Layout.OLDER;
+    }
+
+    /** Records that the table holds this model's layout. */
+    public void recordLayout() {
+        client.putItem(PutItemRequest.builder().tableName(table)
+                .item(TableModel.META.encode(new TableModel.Meta(TableModel.LAYOUT, TableModel.LAYOUT_VERSION, null)))
+                .overrideConfiguration(STARTUP).build()).join();
+    }
+
+    /**
+     * Refuses a table of another layout, writing nothing to it, with what to run; records the layout of
+     * a new table.
+     */
+    public void requireLayout() {
+        switch (layout()) {
+            case CURRENT -> { }
+            case NEW -> recordLayout();
+            case OLDER -> throw new IllegalStateException("Table " + table + " was written by an earlier layout of"
+                    + " moviegraph (this gateway writes layout " + TableModel.LAYOUT_VERSION + "); nothing was written"
+                    + " to it. Stop the servers that use it and run `java -jar moviegraph.jar migrate` with the same"
+                    + " environment (DYNAMODB_ENDPOINT, TABLE_NAME, DYNAMODB_DATA_DIR) to upgrade it in place");
+            case NEWER -> throw new IllegalStateException("Table " + table + " was written by a later layout of"
+                    + " moviegraph than this one (layout " + TableModel.LAYOUT_VERSION + "); run the newer gateway");
+        }
+    }
+
     /** Creates the table if it is missing and waits until it is active. Returns whether it created it. */
     public boolean ensureTable() {
-        return create(TableLayout.createTableRequest(table));
+        return create(TableModel.createTableRequest(table));
     }
 
     /** The same table without its stream yet (the build's snapshot enables it after loading the sample). */
     public boolean ensureTableWithoutStream() {
-        return create(TableLayout.createTableRequest(table).toBuilder().streamSpecification(
+        return create(TableModel.createTableRequest(table).toBuilder().streamSpecification(
                 software.amazon.awssdk.services.dynamodb.model.StreamSpecification.builder().streamEnabled(false).build())
                 .build());
     }

@@ -1,25 +1,24 @@
 package dev.moviegraph.graphql;
 
-import dev.moviegraph.catalog.Actor;
-import dev.moviegraph.catalog.ActorId;
-import dev.moviegraph.catalog.CastMember;
-import dev.moviegraph.catalog.CastPage;
 import dev.moviegraph.catalog.CatalogAccess;
-import dev.moviegraph.catalog.EntityRef;
-import dev.moviegraph.catalog.EntityRef.ActorRef;
-import dev.moviegraph.catalog.EntityRef.MovieRef;
-import dev.moviegraph.catalog.EntityRef.TotalRef;
-import dev.moviegraph.catalog.Filmography;
-import dev.moviegraph.catalog.FilmographyRead;
+import dev.moviegraph.catalog.CollectionPage;
+import dev.moviegraph.catalog.CollectionRead;
+import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.CreditPage;
 import dev.moviegraph.catalog.Inputs;
 import dev.moviegraph.catalog.InvalidInputException;
-import dev.moviegraph.catalog.MonthRange;
+import dev.moviegraph.catalog.ItemRef;
+import dev.moviegraph.catalog.ItemRef.MovieRef;
+import dev.moviegraph.catalog.ItemRef.PersonRef;
+import dev.moviegraph.catalog.ItemRef.TotalRef;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
-import dev.moviegraph.catalog.MovieCollection;
 import dev.moviegraph.catalog.MovieId;
-import dev.moviegraph.catalog.MovieRead;
-import dev.moviegraph.catalog.PageRequest;
+import dev.moviegraph.catalog.Part;
+import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Role;
+import dev.moviegraph.catalog.Slice;
 import dev.moviegraph.catalog.StreamReceipt;
 import dev.moviegraph.catalog.StreamRecord;
 import dev.moviegraph.catalog.Writes;
@@ -44,13 +43,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
-import org.dataloader.DataLoader;
-
 /**
  * Binds every field of schema.graphqls to its data fetcher and to the kinds of read it may make
  * ({@link FieldBindings}, checked against the store at start). Fetchers stay thin: they validate
- * arguments, ask {@link ReadPlans} which request answers the selection, and go through the request's
- * DataLoaders so that one level of a query makes one batch. Each load names the GraphQL paths it serves.
+ * arguments, ask {@link ReadPlans} which parts of a collection to read with an item, and go through the
+ * request's DataLoaders so that one level of a query makes one batch. Each load names the GraphQL paths
+ * it serves. List fields that are parts of a collection are declared once as {@link ListField}s.
  */
 final class CatalogWiring {
     static final int MAX_IDS = 100;
@@ -58,6 +56,18 @@ final class CatalogWiring {
 
     private static final Set<CatalogAccess> PARENT_ITEM = Set.of();
     private static final Set<CatalogAccess> BY_KEY = Set.of(CatalogAccess.ITEMS_BY_KEY);
+    private static final Set<CatalogAccess> MOVIE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION);
+    private static final Set<CatalogAccess> PERSON_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.PERSON_CREDITS);
+
+    private static final List<ListField> MOVIE_LISTS = List.of(
+            ListField.page("cast", Part.CAST),
+            ListField.all("directors", Part.DIRECTORS),
+            ListField.all("writers", Part.WRITERS),
+            ListField.months("streamTotals", Part.TOTALS));
+    private static final List<ListField> PERSON_LISTS = List.of(
+            ListField.page("movies", Part.ACTED),
+            ListField.page("directed", Part.DIRECTED),
+            ListField.page("wrote", Part.WROTE));
 
     private final FieldBindings bindings = new FieldBindings();
     private final Map<String, TypeRuntimeWiring.Builder> types = new LinkedHashMap<>();
@@ -67,60 +77,81 @@ final class CatalogWiring {
     /** Every field with its fetcher and the reads it may make; fields without a fetcher read their parent. */
     CatalogWiring(Clock clock) {
         this.clock = clock;
-        Set<CatalogAccess> movieReads = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION);
-        Set<CatalogAccess> actorReads = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.FILMOGRAPHY);
-        field("Query", "movie", movieReads, env -> movie(env, MovieId.of(env.getArgument("id"))));
-        field("Query", "movies", movieReads, this::movies);
-        field("Query", "actor", actorReads, env -> actor(env, ActorId.of(env.getArgument("id"))));
-        field("Query", "actors", actorReads, this::actors);
+        field("Query", "movie", MOVIE_READS, env -> movie(env, MovieId.of(env.getArgument("id"))));
+        field("Query", "movies", MOVIE_READS, env -> each(env, MovieId::of, this::movie));
+        for (String person : List.of("person", "actor")) {
+            field("Query", person, PERSON_READS, env -> person(env, PersonId.of(env.getArgument("id"))));
+        }
+        for (String people : List.of("people", "actors")) {
+            field("Query", people, PERSON_READS, env -> each(env, PersonId::of, this::person));
+        }
         field("Query", "topMovies", Set.of(CatalogAccess.TOP_MOVIES), this::topMovies);
         field("Query", "streamTotal", BY_KEY, this::streamTotal);
 
         field("Movie", "id", PARENT_ITEM, env -> movieNode(env).id().value());
-        field("Movie", "title", BY_KEY, movieField("title", Movie::title));
-        field("Movie", "year", BY_KEY, movieField("year", Movie::year));
-        field("Movie", "releaseDate", BY_KEY, movieField("releaseDate", Movie::releaseDate));
-        field("Movie", "genres", BY_KEY, movieField("genres", Movie::genres));
-        field("Movie", "runtimeMinutes", BY_KEY, movieField("runtimeMinutes", Movie::runtimeMinutes));
-        field("Movie", "cast", Set.of(CatalogAccess.MOVIE_COLLECTION), this::cast);
-        field("Movie", "streamTotals", Set.of(CatalogAccess.MOVIE_COLLECTION), this::streamTotals);
+        field("Movie", "title", BY_KEY, movieField(Movie::title, MovieNode.Copy::title, true));
+        field("Movie", "year", BY_KEY, movieField(Movie::year, MovieNode.Copy::year, false));
+        field("Movie", "releaseDate", BY_KEY, movieField(Movie::releaseDate, null, false));
+        field("Movie", "genres", BY_KEY, movieField(Movie::genres, null, false));
+        field("Movie", "runtimeMinutes", BY_KEY, movieField(Movie::runtimeMinutes, null, false));
+        for (ListField list : MOVIE_LISTS) {
+            field("Movie", list.field(), Set.of(CatalogAccess.MOVIE_COLLECTION), env -> movieList(env, list));
+        }
 
-        field("Actor", "id", PARENT_ITEM, env -> actorNode(env).id().value());
-        field("Actor", "name", BY_KEY, actorField("name", Actor::name));
-        field("Actor", "birthYear", BY_KEY, actorField("birthYear", Actor::birthYear));
-        field("Actor", "movies", Set.of(CatalogAccess.FILMOGRAPHY), this::filmography);
+        for (String type : List.of("Person", "Actor")) {
+            field(type, "id", PARENT_ITEM, env -> personNode(env).id().value());
+            field(type, "name", BY_KEY, personField(Person::name, true));
+            field(type, "birthYear", BY_KEY, personField(Person::birthYear, false));
+            field(type, "deathYear", BY_KEY, personField(Person::deathYear, false));
+            for (ListField list : PERSON_LISTS) {
+                field(type, list.field(), Set.of(CatalogAccess.PERSON_CREDITS), env -> personList(env, list));
+            }
+        }
 
-        field("CastMember", "movie", PARENT_ITEM, env -> {
-            CastMember member = env.getSource();
-            return MovieNode.reference(member.movieId(), known("title", member.movieTitle(), "year", member.movieYear()));
-        });
-        field("CastMember", "actor", PARENT_ITEM, env -> {
-            CastMember member = env.getSource();
-            return ActorNode.reference(member.actorId(), known("name", member.actorName(), null, null));
-        });
+        for (String type : List.of("CastMember", "Credit")) {
+            field(type, "movie", PARENT_ITEM, env -> {
+                Credit credit = env.getSource();
+                return MovieNode.reference(credit.movieId(),
+                        new MovieNode.Copy(credit.movieTitle(), true, credit.movieYear()));
+            });
+            field(type, "person", PARENT_ITEM, CatalogWiring::creditPerson);
+        }
+        field("CastMember", "actor", PARENT_ITEM, CatalogWiring::creditPerson);
         field("CastMember", "characters", PARENT_ITEM, null);
-        field("CastMember", "billing", PARENT_ITEM, null);
+        field("CastMember", "billing", PARENT_ITEM, env -> ((Credit) env.getSource()).position());
+        field("Credit", "role", PARENT_ITEM, env -> ((Credit) env.getSource()).role().name());
+        field("Credit", "position", PARENT_ITEM, null);
 
-        field("CastConnection", "edges", PARENT_ITEM, env -> ((CastPage) env.getSource()).entries());
-        field("CastConnection", "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
-        field("CastEdge", "cursor", PARENT_ITEM, env -> ((CastPage.Entry) env.getSource()).cursor());
-        field("CastEdge", "node", PARENT_ITEM, env -> ((CastPage.Entry) env.getSource()).member());
-        field("PageInfo", "hasNextPage", PARENT_ITEM, env -> ((CastPage) env.getSource()).hasNextPage());
-        field("PageInfo", "endCursor", PARENT_ITEM, env -> ((CastPage) env.getSource()).endCursor());
+        for (String connection : List.of("CastConnection", "CreditConnection")) {
+            field(connection, "edges", PARENT_ITEM, env -> ((CreditPage) env.getSource()).entries());
+            field(connection, "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+        }
+        for (String edge : List.of("CastEdge", "CreditEdge")) {
+            field(edge, "cursor", PARENT_ITEM, env -> ((CreditPage.Entry) env.getSource()).cursor());
+            field(edge, "node", PARENT_ITEM, env -> ((CreditPage.Entry) env.getSource()).credit());
+        }
+        field("PageInfo", "hasNextPage", PARENT_ITEM, env -> ((CreditPage) env.getSource()).hasNextPage());
+        field("PageInfo", "endCursor", PARENT_ITEM, env -> ((CreditPage) env.getSource()).endCursor());
 
         field("MonthlyStreams", "movie", PARENT_ITEM, env -> {
             MonthlyStreams total = env.getSource();
-            return MovieNode.reference(total.movieId(), known("title", total.movieTitle(), null, null));
+            return MovieNode.reference(total.movieId(), new MovieNode.Copy(total.movieTitle(), false, null));
         });
         field("MonthlyStreams", "month", PARENT_ITEM, env -> ((MonthlyStreams) env.getSource()).month());
         field("MonthlyStreams", "streams", PARENT_ITEM, env -> ((MonthlyStreams) env.getSource()).streams());
 
         field("Mutation", "putMovie", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
                 CatalogAccess.MOVIE_COLLECTION), this::putMovie);
-        field("Mutation", "putActor", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
-                CatalogAccess.FILMOGRAPHY), this::putActor);
-        field("Mutation", "castActor", Set.of(CatalogAccess.CAST, CatalogAccess.ITEMS_BY_KEY), this::castActor);
-        field("Mutation", "uncastActor", Set.of(CatalogAccess.CAST), this::uncastActor);
+        for (String put : List.of("putPerson", "putActor")) {
+            field("Mutation", put, Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
+                    CatalogAccess.PERSON_CREDITS), this::putPerson);
+        }
+        field("Mutation", "castActor", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY), this::castActor);
+        field("Mutation", "uncastActor", Set.of(CatalogAccess.CREDIT), env -> uncredit(env, "actorId", Role.CAST));
+        field("Mutation", "creditCrew", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY,
+                CatalogAccess.MOVIE_COLLECTION), this::creditCrew);
+        field("Mutation", "uncreditCrew", Set.of(CatalogAccess.CREDIT),
+                env -> uncredit(env, "personId", Role.valueOf(env.getArgument("role"))));
         field("Mutation", "deleteMovie", Set.of(CatalogAccess.DELETE_MOVIE, CatalogAccess.MOVIE_COLLECTION),
                 this::deleteMovie);
         field("Mutation", "recordStream", Set.of(CatalogAccess.RECORD_STREAM, CatalogAccess.ITEMS_BY_KEY),
@@ -153,60 +184,58 @@ final class CatalogWiring {
 
     // ---- Query
 
+    /** A root movie, read together with the parts of its collection the selection asks for. */
     private CompletableFuture<MovieNode> movie(DataFetchingEnvironment env, MovieId id) {
-        ReadPlans.MoviePlan plan = ReadPlans.movie(id, env.getSelectionSet());
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_LISTS);
+        return owner(env, CollectionRead.movie(id, true, parts), new MovieRef(id))
+                .thenApply(found -> found.item() == null ? null
+                        : new MovieNode(id, (Movie) found.item(), null, found.prefetched()));
+    }
+
+    /** A root person, read together with the credit lists the selection asks for. */
+    private CompletableFuture<PersonNode> person(DataFetchingEnvironment env, PersonId id) {
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_LISTS);
+        return owner(env, CollectionRead.person(id, true, parts), new PersonRef(id))
+                .thenApply(found -> found.item() == null ? null
+                        : new PersonNode(id, (Person) found.item(), null, found.prefetched()));
+    }
+
+    /** An owner item and the parts prefetched with it. */
+    private record Owner(Record item, Map<Part, Prefetched> prefetched) {
+    }
+
+    /** The item alone by key (batched with its level), or its collection read when parts are wanted. */
+    private static CompletableFuture<Owner> owner(DataFetchingEnvironment env, CollectionRead read, ItemRef<?> ref) {
         String path = Paths.of(env);
-        CompletableFuture<MovieNode> node = plan.read() == null
-                ? entity(env, new MovieRef(id), path).thenApply(movie -> movie == null ? null : MovieNode.of(movie))
-                : collections(env).load(plan.read(), served(path, plan.read().cast() != null ? "cast" : null,
-                        plan.read().totals() != null ? "streamTotals" : null))
-                        .thenApply(found -> MovieNode.of(found, plan.read()));
-        if (plan.laterCast() == null) {
-            return node;
+        if (read.parts().isEmpty()) {
+            return item(env, ref, path).thenApply(item -> new Owner(item, Map.of()));
         }
-        CompletableFuture<CastPage> page = collections(env).load(new MovieRead(id, false, plan.laterCast(), null),
-                        List.of(path + ".cast"))
-                .thenApply(MovieCollection::cast);
-        return node.thenApply(found -> found == null ? null : found.withCast(plan.laterCast(), page));
-    }
-
-    private CompletableFuture<DataFetcherResult<List<MovieNode>>> movies(DataFetchingEnvironment env) {
-        List<MovieId> ids = ids(env.getArgument("ids"), MovieId::of);
-        return eachOrError(env, ids.stream().map(id -> movie(env, id)).toList());
-    }
-
-    private CompletableFuture<ActorNode> actor(DataFetchingEnvironment env, ActorId id) {
-        ReadPlans.ActorPlan plan = ReadPlans.actor(id, env.getSelectionSet());
-        String path = Paths.of(env);
-        CompletableFuture<ActorNode> node = plan.read() == null
-                ? entity(env, new ActorRef(id), path).thenApply(actor -> actor == null ? null : ActorNode.of(actor))
-                : filmographies(env).load(plan.read(), served(path, "movies", null))
-                        .thenApply(found -> ActorNode.of(found, plan.read().page()));
-        if (plan.laterMovies() == null) {
-            return node;
+        List<String> paths = new ArrayList<>();
+        paths.add(path);
+        Map<Part, String> fields = new LinkedHashMap<>();
+        for (ListField list : read.collection() == Part.Collection.MOVIE ? MOVIE_LISTS : PERSON_LISTS) {
+            if (read.parts().containsKey(list.part())) {
+                paths.add(path + "." + list.field());
+            }
         }
-        CompletableFuture<CastPage> page = filmographies(env)
-                .load(new FilmographyRead(id, false, plan.laterMovies()), List.of(path + ".movies"))
-                .thenApply(Filmography::movies);
-        return node.thenApply(found -> found == null ? null : found.withMovies(plan.laterMovies(), page));
-    }
-
-    private CompletableFuture<DataFetcherResult<List<ActorNode>>> actors(DataFetchingEnvironment env) {
-        List<ActorId> ids = ids(env.getArgument("ids"), ActorId::of);
-        return eachOrError(env, ids.stream().map(id -> actor(env, id)).toList());
+        CompletableFuture<CollectionPage> page = Loaders.collections(env, read).load(read, paths);
+        Map<Part, Prefetched> prefetched = new LinkedHashMap<>();
+        read.parts().forEach((part, slice) -> prefetched.put(part, new Prefetched(slice, page)));
+        return page.thenApply(found -> new Owner(found.owner(), prefetched));
     }
 
     private CompletableFuture<List<MonthlyStreams>> topMovies(DataFetchingEnvironment env) {
         YearMonth month = env.getArgument("month");
         int limit = Inputs.inRange("limit", env.getArgument("limit"), 1, MAX_TOP);
-        RequestScope scope = RequestScope.of(env);
-        return scope.catalog().topMovies(month, limit, scope.context(List.of(Paths.of(env))));
+        CollectionRead top = CollectionRead.top(month, limit);
+        return Loaders.collections(env, top).load(top, List.of(Paths.of(env)))
+                .thenApply(CollectionPage::totals);
     }
 
     private CompletableFuture<MonthlyStreams> streamTotal(DataFetchingEnvironment env) {
         MovieId movieId = MovieId.of(env.getArgument("movieId"));
         YearMonth month = env.getArgument("month");
-        return entity(env, new TotalRef(movieId, month), Paths.of(env));
+        return item(env, new TotalRef(movieId, month), Paths.of(env));
     }
 
     // ---- Mutation
@@ -221,28 +250,37 @@ final class CatalogWiring {
         return scope.writer().putMovie(movie, scope.context(List.of(Paths.of(env)))).thenApply(MovieNode::of);
     }
 
-    private CompletableFuture<ActorNode> putActor(DataFetchingEnvironment env) {
+    private CompletableFuture<PersonNode> putPerson(DataFetchingEnvironment env) {
         Map<String, Object> input = env.getArgument("input");
-        Actor actor = Writes.actor(new Actor(ActorId.of((String) input.get("id")), (String) input.get("name"),
-                (Integer) input.get("birthYear")), clock);
+        Person person = Writes.person(new Person(PersonId.of((String) input.get("id")), (String) input.get("name"),
+                (Integer) input.get("birthYear"), (Integer) input.get("deathYear")), clock);
         RequestScope scope = RequestScope.of(env);
-        return scope.writer().putActor(actor, scope.context(List.of(Paths.of(env)))).thenApply(ActorNode::of);
+        return scope.writer().putPerson(person, scope.context(List.of(Paths.of(env)))).thenApply(PersonNode::of);
     }
 
-    private CompletableFuture<CastMember> castActor(DataFetchingEnvironment env) {
+    private CompletableFuture<Credit> castActor(DataFetchingEnvironment env) {
         MovieId movieId = MovieId.of(env.getArgument("movieId"));
-        ActorId actorId = ActorId.of(env.getArgument("actorId"));
+        PersonId personId = PersonId.of(env.getArgument("actorId"));
         List<String> characters = Writes.characters(env.getArgument("characters"));
         Integer billing = Writes.billing(env.getArgument("billing"));
         RequestScope scope = RequestScope.of(env);
-        return scope.writer().castActor(movieId, actorId, characters, billing, scope.context(List.of(Paths.of(env))));
+        return scope.writer().credit(movieId, personId, Role.CAST, characters, billing,
+                scope.context(List.of(Paths.of(env))));
     }
 
-    private CompletableFuture<Boolean> uncastActor(DataFetchingEnvironment env) {
+    private CompletableFuture<Credit> creditCrew(DataFetchingEnvironment env) {
         MovieId movieId = MovieId.of(env.getArgument("movieId"));
-        ActorId actorId = ActorId.of(env.getArgument("actorId"));
+        PersonId personId = PersonId.of(env.getArgument("personId"));
+        Role role = Role.valueOf(env.getArgument("role"));
         RequestScope scope = RequestScope.of(env);
-        return scope.writer().uncastActor(movieId, actorId, scope.context(List.of(Paths.of(env))));
+        return scope.writer().credit(movieId, personId, role, List.of(), null, scope.context(List.of(Paths.of(env))));
+    }
+
+    private CompletableFuture<Boolean> uncredit(DataFetchingEnvironment env, String personArgument, Role role) {
+        MovieId movieId = MovieId.of(env.getArgument("movieId"));
+        PersonId personId = PersonId.of(env.getArgument(personArgument));
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().uncredit(movieId, personId, role, scope.context(List.of(Paths.of(env))));
     }
 
     private CompletableFuture<Boolean> deleteMovie(DataFetchingEnvironment env) {
@@ -259,64 +297,72 @@ final class CatalogWiring {
         return scope.writer().recordStream(stream, scope.context(List.of(Paths.of(env))));
     }
 
-    // ---- Movie
+    // ---- Movie and Person
 
-    private <T> DataFetcher<Object> movieField(String name, Function<Movie, T> getter) {
+    /**
+     * A field of the movie item: from the item when the node has it, from the copy a credit or total
+     * carries when that holds the field, else read by key (batched with the rest of its level).
+     */
+    private static <T> DataFetcher<Object> movieField(Function<Movie, T> getter, Function<MovieNode.Copy, T> copied,
+                                                      boolean alwaysCopied) {
         return env -> {
             MovieNode node = movieNode(env);
             if (node.movie() != null) {
                 return getter.apply(node.movie());
             }
-            if (node.known().containsKey(name)) {
-                return node.known().get(name);
+            if (copied != null && node.copy() != null && (alwaysCopied || node.copy().hasYear())) {
+                return copied.apply(node.copy());
             }
-            return entity(env, new MovieRef(node.id()), Paths.parent(env)).thenApply(movie -> movie == null ? null : getter.apply(movie));
+            return item(env, new MovieRef(node.id()), Paths.parent(env))
+                    .thenApply(movie -> movie == null ? null : getter.apply(movie));
         };
     }
 
-    private Object cast(DataFetchingEnvironment env) {
-        MovieNode node = movieNode(env);
-        PageRequest page = PageRequest.of(env.getArgument("first"), env.getArgument("after"));
-        if (node.cast() != null && page.equals(node.castRequest())) {
-            return node.cast();
-        }
-        return collections(env).load(new MovieRead(node.id(), false, page, null), List.of(Paths.of(env)))
-                .thenApply(MovieCollection::cast);
-    }
-
-    private Object streamTotals(DataFetchingEnvironment env) {
-        MovieNode node = movieNode(env);
-        MonthRange range = ReadPlans.monthRange(env.getArguments());
-        if (node.totals() != null && range.equals(node.totalsRange())) {
-            return node.totals();
-        }
-        return collections(env).load(new MovieRead(node.id(), false, null, range), List.of(Paths.of(env)))
-                .thenApply(MovieCollection::totals);
-    }
-
-    // ---- Actor
-
-    private <T> DataFetcher<Object> actorField(String name, Function<Actor, T> getter) {
+    private static <T> DataFetcher<Object> personField(Function<Person, T> getter, boolean copied) {
         return env -> {
-            ActorNode node = actorNode(env);
-            if (node.actor() != null) {
-                return getter.apply(node.actor());
+            PersonNode node = personNode(env);
+            if (node.person() != null) {
+                return getter.apply(node.person());
             }
-            if (node.known().containsKey(name)) {
-                return node.known().get(name);
+            if (copied && node.copiedName() != null) {
+                return node.copiedName();
             }
-            return entity(env, new ActorRef(node.id()), Paths.parent(env)).thenApply(actor -> actor == null ? null : getter.apply(actor));
+            return item(env, new PersonRef(node.id()), Paths.parent(env))
+                    .thenApply(person -> person == null ? null : getter.apply(person));
         };
     }
 
-    private Object filmography(DataFetchingEnvironment env) {
-        ActorNode node = actorNode(env);
-        PageRequest page = PageRequest.of(env.getArgument("first"), env.getArgument("after"));
-        if (node.movies() != null && page.equals(node.moviesRequest())) {
-            return node.movies();
-        }
-        return filmographies(env).load(new FilmographyRead(node.id(), false, page), List.of(Paths.of(env)))
-                .thenApply(Filmography::movies);
+    private static Object movieList(DataFetchingEnvironment env, ListField list) {
+        MovieNode node = movieNode(env);
+        return part(env, list, node.parts(), slice -> CollectionRead.movie(node.id(), false, Map.of(list.part(), slice)));
+    }
+
+    private static Object personList(DataFetchingEnvironment env, ListField list) {
+        PersonNode node = personNode(env);
+        return part(env, list, node.parts(), slice -> CollectionRead.person(node.id(), false, Map.of(list.part(), slice)));
+    }
+
+    /** A list field: the prefetched page when the owner's read asked for this very slice, else its own read. */
+    private static CompletableFuture<Object> part(DataFetchingEnvironment env, ListField list,
+                                                  Map<Part, Prefetched> prefetched,
+                                                  Function<Slice, CollectionRead> read) {
+        Slice slice = list.slice().apply(env.getArguments());
+        Prefetched known = prefetched.get(list.part());
+        CollectionRead own = read.apply(slice);
+        CompletableFuture<CollectionPage> page = known != null && known.slice().equals(slice) ? known.page()
+                : Loaders.collections(env, own).load(own, List.of(Paths.of(env)));
+        return page.thenApply(found -> {
+            if (list.part().isCredits()) {
+                CreditPage credits = found.credits().get(list.part());
+                return slice.isAll() ? credits.entries().stream().map(CreditPage.Entry::credit).toList() : credits;
+            }
+            return found.totals();
+        });
+    }
+
+    private static PersonNode creditPerson(DataFetchingEnvironment env) {
+        Credit credit = env.getSource();
+        return PersonNode.reference(credit.personId(), credit.personName());
     }
 
     // ---- helpers
@@ -325,54 +371,29 @@ final class CatalogWiring {
         return env.getSource();
     }
 
-    private static ActorNode actorNode(DataFetchingEnvironment env) {
+    private static PersonNode personNode(DataFetchingEnvironment env) {
         return env.getSource();
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T> CompletableFuture<T> entity(DataFetchingEnvironment env, EntityRef<T> ref, String path) {
-        DataLoader<EntityRef<?>, Object> loader = env.getDataLoader(Loaders.ENTITIES);
-        return loader.load(ref, List.of(path)).thenApply(found -> (T) found);
+    private static <T extends Record> CompletableFuture<T> item(DataFetchingEnvironment env, ItemRef<T> ref, String path) {
+        return Loaders.items(env).load(ref, List.of(path)).thenApply(found -> ref.type().cast(found));
     }
 
-    /** The root field's path and those of the child lists its one read prefetches. */
-    private static List<String> served(String path, String child, String otherChild) {
-        List<String> paths = new ArrayList<>();
-        paths.add(path);
-        if (child != null) {
-            paths.add(path + "." + child);
-        }
-        if (otherChild != null) {
-            paths.add(path + "." + otherChild);
-        }
-        return paths;
+    @FunctionalInterface
+    private interface Root<I, N> {
+        CompletableFuture<N> read(DataFetchingEnvironment env, I id);
     }
 
-    private static DataLoader<MovieRead, MovieCollection> collections(DataFetchingEnvironment env) {
-        return env.getDataLoader(Loaders.MOVIE_COLLECTIONS);
-    }
-
-    private static DataLoader<FilmographyRead, Filmography> filmographies(DataFetchingEnvironment env) {
-        return env.getDataLoader(Loaders.FILMOGRAPHIES);
-    }
-
-    /** The copies of a movie's or actor's fields that another item carries; null values are real (unknown year). */
-    private static Map<String, Object> known(String name, Object value, String otherName, Object otherValue) {
-        Map<String, Object> known = new java.util.HashMap<>();
-        known.put(name, value);
-        if (otherName != null) {
-            known.put(otherName, otherValue);
-        }
-        return known;
-    }
-
-    private static <T> List<T> ids(List<String> raw, Function<String, T> parse) {
+    /** A list of roots by id ({@code movies}, {@code people}), each read as its single root would be. */
+    private static <I, N> CompletableFuture<DataFetcherResult<List<N>>> each(DataFetchingEnvironment env,
+                                                                            Function<String, I> parse, Root<I, N> root) {
+        List<String> raw = env.getArgument("ids");
         if (raw.size() > MAX_IDS) {
             throw new InvalidInputException("At most " + MAX_IDS + " ids per request, got " + raw.size());
         }
-        List<T> ids = new ArrayList<>(raw.size());
+        List<I> ids = new ArrayList<>(raw.size());
         raw.forEach(id -> ids.add(parse.apply(id)));
-        return ids;
+        return eachOrError(env, ids.stream().map(id -> root.read(env, id)).toList());
     }
 
     /**

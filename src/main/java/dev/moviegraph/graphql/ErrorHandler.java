@@ -20,13 +20,13 @@ import java.util.concurrent.CompletionException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * Turns a failed field into a client-safe error: the user's own mistakes keep their message; DynamoDB
  * still throttling after the SDK's retries, store outages and bugs get a message of ours and an id, and
- * only the log sees the exception (never AWS's own message).
+ * only the log sees the exception (never AWS's own message). It knows only the catalog's exceptions:
+ * the store adapter has already turned its client's into {@link StoreUnavailableException}, with a
+ * reason, so no AWS type is needed here.
  */
 final class ErrorHandler implements DataFetcherExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorHandler.class);
@@ -61,15 +61,16 @@ final class ErrorHandler implements DataFetcherExceptionHandler {
                     .extensions(Map.of("code", type.name())).build();
         }
         String id = UUID.randomUUID().toString();
-        if (isThrottling(failure)) {
+        if (failure instanceof StoreUnavailableException unavailable && unavailable.throttled()) {
             LOG.warn("DynamoDB still throttling after every retry for {} (error id {})", path, id, failure);
             return builder.message("DynamoDB is throttling the catalog (too busy right now); retry in "
                             + THROTTLED_RETRY_AFTER_SECONDS + " s or later (error id " + id + ")")
                     .errorType(ErrorType.UNAVAILABLE)
                     .extensions(Map.of("code", ErrorType.UNAVAILABLE.name(), "errorId", id,
-                            "reason", "THROTTLED", "retryAfterSeconds", THROTTLED_RETRY_AFTER_SECONDS)).build();
+                            "reason", StoreUnavailableException.Reason.THROTTLED.name(),
+                            "retryAfterSeconds", THROTTLED_RETRY_AFTER_SECONDS)).build();
         }
-        if (failure instanceof SdkException || failure instanceof StoreUnavailableException) {
+        if (failure instanceof StoreUnavailableException) {
             LOG.warn("DynamoDB call failed for {} (error id {})", path, id, failure);
             return builder.message("The catalog store is unavailable; try again shortly (error id " + id + ")")
                     .errorType(ErrorType.UNAVAILABLE)
@@ -78,11 +79,6 @@ final class ErrorHandler implements DataFetcherExceptionHandler {
         LOG.error("Internal error at {} (error id {})", path, id, failure);
         return builder.message("Internal error (error id " + id + ")").errorType(ErrorType.INTERNAL)
                 .extensions(Map.of("code", ErrorType.INTERNAL.name(), "errorId", id)).build();
-    }
-
-    /** DynamoDB's throttling codes and HTTP 429, as the SDK's retry strategy classifies them. */
-    private static boolean isThrottling(Throwable failure) {
-        return failure instanceof AwsServiceException service && service.isThrottlingException();
     }
 
     private static Throwable unwrap(Throwable failure) {

@@ -4,6 +4,11 @@ import graphql.ErrorClassification;
 
 /** The small fixed set of codes every error carries in {@code extensions.code}. */
 public enum ErrorType implements ErrorClassification {
+    /**
+     * The HTTP request is malformed before any GraphQL is read: a body that is not a JSON object, no
+     * 'query' string, the wrong Content-Type, a bad Moviegraph-Trace header, a plan asked for a mutation.
+     */
+    BAD_REQUEST,
     /** The query is not valid GraphQL text. */
     GRAPHQL_PARSE_FAILED,
     /** The query does not fit the schema, or a variable has the wrong type. */

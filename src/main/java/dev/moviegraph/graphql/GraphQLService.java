@@ -11,12 +11,8 @@ import dev.moviegraph.metrics.GatewayMetrics.Outcome;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
-import graphql.ErrorClassification;
 import graphql.ExecutionInput;
-import graphql.ExecutionResult;
 import graphql.GraphQL;
-import graphql.GraphQLError;
-import graphql.GraphqlErrorBuilder;
 import graphql.analysis.MaxQueryDepthInstrumentation;
 import graphql.execution.instrumentation.ChainedInstrumentation;
 import graphql.execution.instrumentation.dataloader.DataLoaderDispatchingContextKeys;
@@ -29,16 +25,8 @@ import graphql.parser.InvalidSyntaxException;
 import graphql.parser.Parser;
 import graphql.parser.ParserEnvironment;
 import graphql.execution.ResultNodesInfo;
-import graphql.schema.GraphQLSchema;
-import graphql.schema.idl.SchemaGenerator;
-import graphql.schema.idl.SchemaParser;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,11 +37,12 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The schema, built once from schema.graphqls and checked against the store's access patterns, and the
- * execution of one request: each request gets a fresh DataLoader registry, so batching and caching never
- * leak between requests, and a receipt of every DynamoDB call it made ({@code extensions.cost}, and
- * {@code extensions.trace} on demand). A planned request runs the same fetchers over
- * {@link PlanningCatalog} and answers {@code extensions.plan} instead of data.
+ * The execution of one request over the {@link GatewaySchema}: each request gets a fresh DataLoader
+ * registry, so batching and caching never leak between requests, and a receipt of every DynamoDB call it
+ * made ({@code extensions.cost}, and {@code extensions.trace} on demand). A query is first estimated
+ * (the same fetchers over {@link PlanningCatalog}, which calls nothing) and refused when over its read
+ * budget; it then runs under its time limit. A planned request answers {@code extensions.plan} instead of
+ * data. Every error it answers has a code ({@link ErrorCodes}); transport is the http layer's.
  */
 public final class GraphQLService implements AutoCloseable {
     /** Total characters of the cached documents' query text: a bound on the cache's memory. */
@@ -75,28 +64,24 @@ public final class GraphQLService implements AutoCloseable {
 
     public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
                           QueryLimits limits) {
-        this(catalog, writer, batching, metrics, readSchema(), Clock.systemUTC(), limits);
+        this(catalog, writer, batching, metrics, GatewaySchema.load(catalog, Clock.systemUTC()), limits);
     }
 
     /** With another schema text or clock: tests use them. */
     GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
                    String schemaText, Clock clock) {
-        this(catalog, writer, batching, metrics, schemaText, clock, QueryLimits.DEFAULTS);
+        this(catalog, writer, batching, metrics, GatewaySchema.of(schemaText, catalog, clock), QueryLimits.DEFAULTS);
     }
 
     private GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
-                           String schemaText, Clock clock, QueryLimits limits) {
-        CatalogWiring wiring = new CatalogWiring(clock);
-        GraphQLSchema schema = new SchemaGenerator()
-                .makeExecutableSchema(new SchemaParser().parse(schemaText), wiring.runtimeWiring());
-        wiring.bindings().verify(schema, catalog.accessPatterns());
+                           GatewaySchema schema, QueryLimits limits) {
         Cache<String, PreparsedDocumentEntry> documents = Caffeine.newBuilder()
                 .maximumWeight(DOCUMENT_CACHE_CHARS)
                 .weigher((String query, PreparsedDocumentEntry entry) -> query.length())
                 .recordStats()
                 .build();
         metrics.monitor(documents, "graphql.documents");
-        this.graphQL = GraphQL.newGraphQL(schema)
+        this.graphQL = GraphQL.newGraphQL(schema.schema())
                 .defaultDataFetcherExceptionHandler(new ErrorHandler())
                 .preparsedDocumentProvider(new CachedDocuments(documents, limits.maxAliases()))
                 .instrumentation(new ChainedInstrumentation(new OperationNames(),
@@ -121,14 +106,14 @@ public final class GraphQLService implements AutoCloseable {
         if (mode == TraceMode.PLAN && kind == OperationDefinition.Operation.MUTATION) {
             return CompletableFuture.completedFuture(Map.of("errors", List.of(Map.of(
                     "message", "Moviegraph-Trace: plan is for queries; a mutation is never planned, only executed",
-                    "extensions", Map.of("code", "BAD_REQUEST")))));
+                    "extensions", Map.of("code", ErrorType.BAD_REQUEST.name())))));
         }
         long start = System.nanoTime();
         if (mode == TraceMode.PLAN) {
             PlanningCatalog planning = new PlanningCatalog(catalog, limits.maxReadUnits());
             ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE), true, false);
             return graphQL.executeAsync(input).thenApply(result -> {
-                Map<String, Object> response = new LinkedHashMap<>(toSpecification(result, false));
+                Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, false));
                 // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
                 response.remove("data");
                 response.put("extensions", Map.of("plan", planning.describe()));
@@ -178,7 +163,7 @@ public final class GraphQLService implements AutoCloseable {
             if (timer != null) {
                 timer.cancel(false);
             }
-            Map<String, Object> response = new LinkedHashMap<>(toSpecification(result, guard.isStopped()));
+            Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, guard.isStopped()));
             Map<String, Object> extensions = new LinkedHashMap<>();
             extensions.put("cost", receipt.cost());
             if (mode == TraceMode.ON) {
@@ -257,53 +242,6 @@ public final class GraphQLService implements AutoCloseable {
                     .map(OperationDefinition::getOperation);
         } catch (InvalidSyntaxException e) {
             return Optional.empty();
-        }
-    }
-
-    /** The spec-shaped result, where every error has an {@code extensions.code}. */
-    private static Map<String, Object> toSpecification(ExecutionResult result, boolean stopped) {
-        if (result.getErrors().isEmpty()) {
-            return result.toSpecification();
-        }
-        List<GraphQLError> coded = result.getErrors().stream().map(error -> withCode(error, stopped)).toList();
-        return result.transform(builder -> builder.errors(coded)).toSpecification();
-    }
-
-    /** @param stopped whether the request was stopped at its time limit (which also cancels execution) */
-    private static GraphQLError withCode(GraphQLError error, boolean stopped) {
-        if (error.getExtensions() != null && error.getExtensions().containsKey("code")) {
-            return error;
-        }
-        ErrorClassification type = error.getErrorType();
-        ErrorType code = type == graphql.ErrorType.InvalidSyntax
-                ? (error.getMessage() != null && error.getMessage().contains("parsing has been cancelled")
-                        ? ErrorType.LIMIT_EXCEEDED : ErrorType.GRAPHQL_PARSE_FAILED)
-                : type == graphql.ErrorType.ValidationError ? ErrorType.GRAPHQL_VALIDATION_FAILED
-                // the depth limit aborts before execution, the time limit cancels it while it runs
-                : type == graphql.ErrorType.ExecutionAborted ? (stopped ? ErrorType.TIMEOUT : ErrorType.LIMIT_EXCEEDED)
-                : ErrorType.INTERNAL;
-        Map<String, Object> extensions = new HashMap<>();
-        if (error.getExtensions() != null) {
-            extensions.putAll(error.getExtensions());
-        }
-        extensions.put("code", code.name());
-        return GraphqlErrorBuilder.newError()
-                .message(error.getMessage())
-                .locations(error.getLocations())
-                .path(error.getPath())
-                .errorType(code)
-                .extensions(extensions)
-                .build();
-    }
-
-    private static String readSchema() {
-        try (InputStream in = GraphQLService.class.getResourceAsStream("/schema.graphqls")) {
-            if (in == null) {
-                throw new IllegalStateException("schema.graphqls is missing from the classpath");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -3,12 +3,11 @@ package dev.moviegraph.graphql;
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CallObserver;
 import dev.moviegraph.catalog.CatalogReader;
-import dev.moviegraph.catalog.EntityRef;
+import dev.moviegraph.catalog.CollectionPage;
+import dev.moviegraph.catalog.CollectionRead;
 import dev.moviegraph.catalog.Fetched;
-import dev.moviegraph.catalog.Filmography;
-import dev.moviegraph.catalog.FilmographyRead;
-import dev.moviegraph.catalog.MovieCollection;
-import dev.moviegraph.catalog.MovieRead;
+import dev.moviegraph.catalog.ItemRef;
+import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.StoreUnavailableException;
 import dev.moviegraph.metrics.GatewayMetrics;
 
@@ -20,6 +19,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 
+import graphql.schema.DataFetchingEnvironment;
+
 import org.dataloader.BatchLoaderEnvironment;
 import org.dataloader.BatchLoaderWithContext;
 import org.dataloader.DataLoader;
@@ -29,22 +30,19 @@ import org.dataloader.DataLoaderRegistry;
 import org.dataloader.Try;
 
 /**
- * The DataLoaders of one request. A fresh registry per request means no cache is ever shared between
- * users; within a request, every load of one kind at one level becomes one batch:
+ * The DataLoaders of one request, registered by the type of their keys. A fresh registry per request
+ * means no cache is ever shared between users; within a request, every load of one kind at one level
+ * becomes one batch:
  * <ul>
- *   <li>{@link #ENTITIES}: movies, actors and totals by key, all kinds mixed, in one BatchGetItem;</li>
- *   <li>{@link #MOVIE_COLLECTIONS}: one Query per movie collection, all issued together;</li>
- *   <li>{@link #FILMOGRAPHIES}: one GSI1 Query per actor, all issued together.</li>
+ *   <li>{@link ItemRef}: movies, people and totals by key, all kinds mixed, in one BatchGetItem;</li>
+ *   <li>{@link CollectionRead}: the reads of collections, one loader per kind (movies', people's,
+ *   months'), each batch's reads all issued together.</li>
  * </ul>
  * Each load carries the GraphQL paths it serves as its key context, so every store call knows which
  * fields it was made for. With batching off (BATCHING=off, for comparison only) every load is its own
  * batch and nothing is cached: one request per key, as a naive resolver makes.
  */
 final class Loaders {
-    static final String ENTITIES = "entities";
-    static final String MOVIE_COLLECTIONS = "movieCollections";
-    static final String FILMOGRAPHIES = "filmographies";
-
     private final boolean batching;
     private final GatewayMetrics metrics;
 
@@ -53,21 +51,35 @@ final class Loaders {
         this.metrics = metrics;
     }
 
+    /** The request's loader of items by key. */
+    static DataLoader<ItemRef<?>, Record> items(DataFetchingEnvironment env) {
+        return env.getDataLoader(ItemRef.class.getName());
+    }
+
+    /**
+     * The request's loader of reads of {@code read}'s kind of collection. Each kind has its own loader, so
+     * that reads of one kind made while another kind's batch completes wait for their own level's
+     * dispatch: a planning run, whose reads complete at once, then batches as the real run does.
+     */
+    static DataLoader<CollectionRead, CollectionPage> collections(DataFetchingEnvironment env, CollectionRead read) {
+        return env.getDataLoader(collectionsName(read.collection()));
+    }
+
+    private static String collectionsName(Part.Collection kind) {
+        return CollectionRead.class.getName() + "." + kind;
+    }
+
     /** @param planning whether the registry serves a planning run: its batches are not DynamoDB's, not measured */
     DataLoaderRegistry newRegistry(CatalogReader catalog, CallObserver observer, boolean planning) {
         BiConsumer<String, Integer> batch = planning ? (loader, size) -> { } : metrics::batch;
-        BatchLoaderWithContext<EntityRef<?>, Try<Object>> entities = (refs, env) -> {
-            batch.accept(ENTITIES, refs.size());
+        BatchLoaderWithContext<ItemRef<?>, Try<Record>> items = (refs, env) -> {
+            batch.accept("items", refs.size());
             return catalog.fetch(refs, new CallContext(observer, paths(env)))
                     .thenApply(fetched -> refs.stream().map(ref -> outcome(fetched, ref)).toList());
         };
-        BatchLoaderWithContext<MovieRead, Try<MovieCollection>> collections = (reads, env) -> {
-            batch.accept(MOVIE_COLLECTIONS, reads.size());
-            return eachTogether(reads, env, observer, catalog::readMovie);
-        };
-        BatchLoaderWithContext<FilmographyRead, Try<Filmography>> filmographies = (reads, env) -> {
-            batch.accept(FILMOGRAPHIES, reads.size());
-            return eachTogether(reads, env, observer, catalog::readFilmography);
+        BatchLoaderWithContext<CollectionRead, Try<CollectionPage>> collections = (reads, env) -> {
+            batch.accept("collections", reads.size());
+            return eachTogether(reads, env, observer, catalog::read);
         };
         // Off means batches of one key, not setBatchingEnabled(false): java-dataloader 6.0.0's unbatched
         // path hands a Try loader's raw Try to the caller instead of unwrapping it.
@@ -75,20 +87,16 @@ final class Loaders {
                 .setMaxBatchSize(batching ? -1 : 1)
                 .setCachingEnabled(batching)
                 .build();
-        DataLoader<EntityRef<?>, Object> entityLoader = DataLoaderFactory.newDataLoaderWithTry(entities, options);
-        DataLoader<MovieRead, MovieCollection> collectionLoader =
-                DataLoaderFactory.newDataLoaderWithTry(collections, options);
-        DataLoader<FilmographyRead, Filmography> filmographyLoader =
-                DataLoaderFactory.newDataLoaderWithTry(filmographies, options);
-        return DataLoaderRegistry.newRegistry()
-                .register(ENTITIES, entityLoader)
-                .register(MOVIE_COLLECTIONS, collectionLoader)
-                .register(FILMOGRAPHIES, filmographyLoader)
-                .build();
+        DataLoaderRegistry.Builder registry = DataLoaderRegistry.newRegistry()
+                .register(ItemRef.class.getName(), DataLoaderFactory.newDataLoaderWithTry(items, options));
+        for (Part.Collection kind : Part.Collection.values()) {
+            registry.register(collectionsName(kind), DataLoaderFactory.newDataLoaderWithTry(collections, options));
+        }
+        return registry.build();
     }
 
     /** Found (or absent: null), or an error for this key alone when the store never processed it. */
-    private static Try<Object> outcome(Fetched fetched, EntityRef<?> ref) {
+    private static Try<Record> outcome(Fetched fetched, ItemRef<?> ref) {
         if (fetched.unavailable().contains(ref)) {
             return Try.failed(new StoreUnavailableException("The store was too busy to read this item in time"));
         }

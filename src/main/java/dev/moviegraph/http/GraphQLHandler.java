@@ -1,5 +1,6 @@
 package dev.moviegraph.http;
 
+import dev.moviegraph.graphql.ErrorType;
 import dev.moviegraph.graphql.GraphQLRequest;
 import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.graphql.TraceMode;
@@ -76,7 +77,8 @@ public final class GraphQLHandler {
                     ctx.header("WWW-Authenticate", "Bearer");
                 }
                 write(ctx, refusal.get().status(), responseType, Map.of("errors", List.of(Map.of(
-                        "message", refusal.get().message(), "extensions", Map.of("code", refusal.get().code())))));
+                        "message", refusal.get().message(),
+                        "extensions", Map.of("code", refusal.get().code().name())))));
                 return;
             }
         }
@@ -177,7 +179,8 @@ public final class GraphQLHandler {
     }
 
     private static Map<String, Object> errors(String message) {
-        return Map.of("errors", List.of(Map.of("message", message, "extensions", Map.of("code", "BAD_REQUEST"))));
+        return Map.of("errors", List.of(Map.of("message", message,
+                "extensions", Map.of("code", ErrorType.BAD_REQUEST.name()))));
     }
 
     private void write(Context ctx, int status, String responseType, Map<String, Object> body) {

@@ -1,5 +1,7 @@
 package dev.moviegraph.http;
 
+import dev.moviegraph.graphql.ErrorType;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;
@@ -21,7 +23,7 @@ public final class WriteGuard {
     /** Why a mutation with this Authorization header is refused, or empty when it may run. */
     public Optional<Refusal> check(String authorization) {
         if (token == null) {
-            return embedded ? Optional.empty() : Optional.of(new Refusal(403, "FORBIDDEN",
+            return embedded ? Optional.empty() : Optional.of(new Refusal(403, ErrorType.FORBIDDEN,
                     "Writes are disabled: set WRITE_TOKEN on the server to allow mutations against this DynamoDB"));
         }
         byte[] given = authorization == null ? new byte[0] : authorization.trim().getBytes(StandardCharsets.UTF_8);
@@ -29,11 +31,11 @@ public final class WriteGuard {
         if (MessageDigest.isEqual(token, given)) {
             return Optional.empty();
         }
-        return Optional.of(new Refusal(401, "UNAUTHENTICATED",
+        return Optional.of(new Refusal(401, ErrorType.UNAUTHENTICATED,
                 "Mutations need the header Authorization: Bearer <token> with the server's WRITE_TOKEN"));
     }
 
     /** The HTTP status, error code and message of a refused mutation. */
-    public record Refusal(int status, String code, String message) {
+    public record Refusal(int status, ErrorType code, String message) {
     }
 }

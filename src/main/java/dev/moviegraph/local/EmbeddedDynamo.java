@@ -99,6 +99,10 @@ public final class EmbeddedDynamo implements AutoCloseable {
 
     private static EmbeddedDynamo launch(int port, List<String> storage, Path temporary) {
         System.setProperty("sqlite4java.library.path", extractNativeLibraries().toString());
+        // -disableTelemetry: with telemetry on, DynamoDB Local writes dynamodb-local-metadata.json (an
+        // installation id) into the working directory, the project root under Maven, whatever the storage
+        // options, and sends usage events to AWS (Cognito, Pinpoint); the flag stops both, and the
+        // DDB_LOCAL_TELEMETRY variable cannot turn them back on.
         List<String> args = new ArrayList<>(List.of("-port", Integer.toString(port), "-sharedDb", "-disableTelemetry"));
         args.addAll(storage);
         try {

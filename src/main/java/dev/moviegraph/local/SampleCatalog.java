@@ -1,11 +1,12 @@
 package dev.moviegraph.local;
 
-import dev.moviegraph.catalog.Actor;
-import dev.moviegraph.catalog.ActorId;
-import dev.moviegraph.catalog.CastMember;
+import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Role;
 
 import java.time.LocalDate;
 import java.time.Year;
@@ -34,28 +35,38 @@ public final class SampleCatalog {
     private static final int MOVIE_COUNT = 520;
     private static final int ACTOR_COUNT = 2100;
     private static final MovieId SHAWSHANK = MovieId.of("tt0111161");
-    private static final ActorId FREEMAN = ActorId.of("nm0000151");
+    private static final PersonId FREEMAN = PersonId.of("nm0000151");
     /** The month in which tt0111161 leads the chart, so top-N examples have a known answer. */
     private static final YearMonth SHAWSHANK_PEAK = YearMonth.of(2024, 5);
 
     private static final List<Anchor> ANCHORS = List.of(
             new Anchor(new Movie(SHAWSHANK, "The Shawshank Redemption", 1994, LocalDate.of(1994, 9, 23),
                     List.of("Drama"), 142), 42_000, List.of(
-                    new Role("nm0000209", "Tim Robbins", 1958, "Andy Dufresne"),
-                    new Role("nm0000151", "Morgan Freeman", 1937, "Ellis Boyd 'Red' Redding"),
-                    new Role("nm0348409", "Bob Gunton", 1945, "Warden Norton"),
-                    new Role("nm0006669", "William Sadler", 1950, "Heywood"))),
+                    new Part("nm0000209", "Tim Robbins", 1958, null, "Andy Dufresne"),
+                    new Part("nm0000151", "Morgan Freeman", 1937, null, "Ellis Boyd 'Red' Redding"),
+                    new Part("nm0348409", "Bob Gunton", 1945, null, "Warden Norton"),
+                    new Part("nm0006669", "William Sadler", 1950, null, "Heywood")),
+                    List.of(new Part("nm0001104", "Frank Darabont", 1959, null, null)),
+                    List.of(new Part("nm0000175", "Stephen King", 1947, null, null),
+                            new Part("nm0001104", "Frank Darabont", 1959, null, null))),
             new Anchor(new Movie(MovieId.of("tt0068646"), "The Godfather", 1972, LocalDate.of(1972, 3, 24),
                     List.of("Crime", "Drama"), 175), 27_000, List.of(
-                    new Role("nm0000008", "Marlon Brando", 1924, "Don Vito Corleone"),
-                    new Role("nm0000199", "Al Pacino", 1940, "Michael Corleone"),
-                    new Role("nm0001001", "James Caan", 1940, "Sonny Corleone"))),
+                    new Part("nm0000008", "Marlon Brando", 1924, 2004, "Don Vito Corleone"),
+                    new Part("nm0000199", "Al Pacino", 1940, null, "Michael Corleone"),
+                    new Part("nm0001001", "James Caan", 1940, 2022, "Sonny Corleone")),
+                    List.of(new Part("nm0000338", "Francis Ford Coppola", 1939, null, null)),
+                    List.of(new Part("nm0701374", "Mario Puzo", 1920, 1999, null),
+                            new Part("nm0000338", "Francis Ford Coppola", 1939, null, null))),
             new Anchor(new Movie(MovieId.of("tt0133093"), "The Matrix", 1999, LocalDate.of(1999, 3, 31),
                     List.of("Action", "Sci-Fi"), 136), 33_000, List.of(
-                    new Role("nm0000206", "Keanu Reeves", 1964, "Neo"),
-                    new Role("nm0000401", "Laurence Fishburne", 1961, "Morpheus"),
-                    new Role("nm0005251", "Carrie-Anne Moss", 1967, "Trinity"),
-                    new Role("nm0915989", "Hugo Weaving", 1960, "Agent Smith"))));
+                    new Part("nm0000206", "Keanu Reeves", 1964, null, "Neo"),
+                    new Part("nm0000401", "Laurence Fishburne", 1961, null, "Morpheus"),
+                    new Part("nm0005251", "Carrie-Anne Moss", 1967, null, "Trinity"),
+                    new Part("nm0915989", "Hugo Weaving", 1960, null, "Agent Smith")),
+                    List.of(new Part("nm0905154", "Lana Wachowski", 1965, null, null),
+                            new Part("nm0905152", "Lilly Wachowski", 1967, null, null)),
+                    List.of(new Part("nm0905154", "Lana Wachowski", 1965, null, null),
+                            new Part("nm0905152", "Lilly Wachowski", 1967, null, null))));
 
     private static final List<String> GENRES = List.of("Action", "Adventure", "Animation", "Comedy", "Crime",
             "Documentary", "Drama", "Family", "Fantasy", "Horror", "Mystery", "Romance", "Sci-Fi", "Thriller", "War");
@@ -97,15 +108,15 @@ public final class SampleCatalog {
             "Shopkeeper", "Man in Elevator", "Dock Worker", "News Anchor", "Hotel Clerk");
 
     private final List<Movie> movies;
-    private final List<Actor> actors;
-    private final List<CastMember> cast;
+    private final List<Person> people;
+    private final List<Credit> credits;
     private final List<MonthlyStreams> totals;
 
-    private SampleCatalog(List<Movie> movies, List<Actor> actors, List<CastMember> cast,
+    private SampleCatalog(List<Movie> movies, List<Person> people, List<Credit> credits,
                           List<MonthlyStreams> totals) {
         this.movies = List.copyOf(movies);
-        this.actors = List.copyOf(actors);
-        this.cast = List.copyOf(cast);
+        this.people = List.copyOf(people);
+        this.credits = List.copyOf(credits);
         this.totals = List.copyOf(totals);
     }
 
@@ -117,12 +128,18 @@ public final class SampleCatalog {
         return movies;
     }
 
-    public List<Actor> actors() {
-        return actors;
+    /** Everyone credited: actors, directors and writers (some are several). */
+    public List<Person> people() {
+        return people;
     }
 
-    public List<CastMember> cast() {
-        return cast;
+    /** Every credit: the cast, then the crew (directors and writers). */
+    public List<Credit> credits() {
+        return credits;
+    }
+
+    public List<Credit> cast() {
+        return credits.stream().filter(credit -> credit.role() == Role.CAST).toList();
     }
 
     public List<MonthlyStreams> totals() {
@@ -137,11 +154,15 @@ public final class SampleCatalog {
         return List.copyOf(months);
     }
 
-    private record Role(String actorId, String name, int birthYear, String character) {
+    /** A real person in a real movie: the character they play, or null for the crew. */
+    private record Part(String personId, String name, int birthYear, Integer deathYear, String character) {
+        Person person() {
+            return new Person(PersonId.of(personId), name, birthYear, deathYear);
+        }
     }
 
     /** A real movie; {@code streams} is its typical monthly total, it streams every month. */
-    private record Anchor(Movie movie, long streams, List<Role> roles) {
+    private record Anchor(Movie movie, long streams, List<Part> roles, List<Part> directors, List<Part> writers) {
     }
 
     /**
@@ -154,8 +175,11 @@ public final class SampleCatalog {
         private final Set<String> usedTitles = new HashSet<>();
         private final Set<String> usedNames = new HashSet<>();
         private final List<Movie> movies = new ArrayList<>();
-        private final List<Actor> actors = new ArrayList<>();
-        private final List<CastMember> cast = new ArrayList<>();
+        private final List<Person> actors = new ArrayList<>();
+        private final List<Credit> cast = new ArrayList<>();
+        private final List<Credit> crew = new ArrayList<>();
+        /** How many of {@link #actors} are anchor crew who play in no movie. */
+        private int crewOnly;
         /** Typical monthly streams per movie, parallel to {@link #movies}. */
         private final List<Long> popularity = new ArrayList<>();
 
@@ -165,10 +189,11 @@ public final class SampleCatalog {
 
         SampleCatalog run() {
             addAnchors();
-            Actor freeman = actors.stream().filter(a -> a.id().equals(FREEMAN)).findFirst().orElseThrow();
-            List<Actor> pool = new ArrayList<>();
-            while (actors.size() < ACTOR_COUNT) {
-                Actor actor = newActor();
+            Person freeman = actors.stream().filter(a -> a.id().equals(FREEMAN)).findFirst().orElseThrow();
+            List<Person> pool = new ArrayList<>();
+            // The anchors' directors and writers who do not act come on top: the actors stay as they were.
+            while (actors.size() - crewOnly < ACTOR_COUNT) {
+                Person actor = newActor();
                 actors.add(actor);
                 pool.add(actor);
             }
@@ -186,7 +211,68 @@ public final class SampleCatalog {
             for (int i = firstGenerated; i < movies.size(); i++) {
                 castMovie(movies.get(i), pool, fame, freemanMovies.contains(i) ? freeman : null);
             }
-            return new SampleCatalog(movies, actors, cast, streams());
+            List<MonthlyStreams> totals = streams();
+            // The crew is drawn from a random of its own, after everything else: adding it changed no
+            // movie, person, cast member or total of the sample.
+            new CrewDraw(new Random(random.nextLong())).draw(firstGenerated, pool);
+            List<Credit> credits = new ArrayList<>(cast);
+            credits.addAll(crew);
+            return new SampleCatalog(movies, actors, credits, totals);
+        }
+
+        /** Directors and writers of the generated movies, from the same people as the cast. */
+        private final class CrewDraw {
+            private final Random draw;
+
+            CrewDraw(Random draw) {
+                this.draw = draw;
+            }
+
+            void draw(int firstGenerated, List<Person> pool) {
+                for (int i = firstGenerated; i < movies.size(); i++) {
+                    Movie movie = movies.get(i);
+                    List<Person> directors = new ArrayList<>();
+                    // About one movie in twelve is directed by one of its own actors.
+                    List<Credit> ownCast = cast.stream().filter(c -> c.movieId().equals(movie.id())).toList();
+                    if (draw.nextInt(12) == 0) {
+                        Credit star = ownCast.get(draw.nextInt(Math.min(3, ownCast.size())));
+                        directors.add(actors.stream().filter(p -> p.id().equals(star.personId())).findFirst().orElseThrow());
+                    }
+                    int directorCount = draw.nextInt(10) == 0 ? 2 : 1;
+                    while (directors.size() < directorCount) {
+                        Person person = crewMember(pool, movie, directors);
+                        directors.add(person);
+                    }
+                    List<Person> writers = new ArrayList<>();
+                    if (draw.nextInt(5) < 2) {
+                        writers.add(directors.get(0));
+                    }
+                    int writerCount = 1 + draw.nextInt(2);
+                    while (writers.size() < writerCount) {
+                        writers.add(crewMember(pool, movie, writers));
+                    }
+                    addCrew(movie, directors, Role.DIRECTOR);
+                    addCrew(movie, writers, Role.WRITER);
+                }
+            }
+
+            /** A person old enough to make the movie, not already in {@code taken}. */
+            private Person crewMember(List<Person> pool, Movie movie, List<Person> taken) {
+                while (true) {
+                    Person person = pool.get(draw.nextInt(pool.size()));
+                    int age = movie.year() - person.birthYear();
+                    if (age >= 25 && age <= 85 && !taken.contains(person)) {
+                        return person;
+                    }
+                }
+            }
+        }
+
+        private void addCrew(Movie movie, List<Person> people, Role role) {
+            for (int i = 0; i < people.size(); i++) {
+                crew.add(new Credit(movie.id(), people.get(i).id(), role, movie.title(), movie.year(), people.get(i).name(),
+                        List.of(), i + 1));
+            }
         }
 
         private void addAnchors() {
@@ -197,19 +283,30 @@ public final class SampleCatalog {
                 usedIds.add(movie.id().value());
                 usedTitles.add(movie.title());
                 int billing = 1;
-                for (Role role : anchor.roles()) {
-                    Actor actor = new Actor(ActorId.of(role.actorId()), role.name(), role.birthYear());
+                for (Part role : anchor.roles()) {
+                    Person actor = role.person();
                     actors.add(actor);
-                    usedIds.add(role.actorId());
+                    usedIds.add(role.personId());
                     usedNames.add(role.name());
                     cast.add(member(movie, actor, List.of(role.character()), billing++));
                 }
+                for (List<Part> parts : List.of(anchor.directors(), anchor.writers())) {
+                    for (Part part : parts) {
+                        if (usedIds.add(part.personId())) {
+                            actors.add(part.person());
+                            usedNames.add(part.name());
+                            crewOnly++;
+                        }
+                    }
+                }
+                addCrew(movie, anchor.directors().stream().map(Part::person).toList(), Role.DIRECTOR);
+                addCrew(movie, anchor.writers().stream().map(Part::person).toList(), Role.WRITER);
             }
         }
 
-        private Actor newActor() {
+        private Person newActor() {
             String name = mostlyUnique(usedNames, () -> pick(FIRST_NAMES) + " " + pick(LAST_NAMES));
-            return new Actor(ActorId.of(newId("nm")), name, 1930 + random.nextInt(76));
+            return new Person(PersonId.of(newId("nm")), name, 1930 + random.nextInt(76), null);
         }
 
         private Movie newMovie() {
@@ -277,11 +374,11 @@ public final class SampleCatalog {
             return new HashSet<>(eligible.subList(0, Math.min(eligible.size(), 1 + random.nextInt(2))));
         }
 
-        private void castMovie(Movie movie, List<Actor> pool, double[] fame, Actor guest) {
+        private void castMovie(Movie movie, List<Person> pool, double[] fame, Person guest) {
             int size = 6 + random.nextInt(11);
-            List<Actor> chosen = new ArrayList<>(size);
+            List<Person> chosen = new ArrayList<>(size);
             while (chosen.size() < (guest == null ? size : size - 1)) {
-                Actor actor = pool.get(zipfIndex(fame));
+                Person actor = pool.get(zipfIndex(fame));
                 if (!chosen.contains(actor) && canPlayIn(actor, movie.year())) {
                     chosen.add(actor);
                 }
@@ -302,7 +399,7 @@ public final class SampleCatalog {
         }
 
         /** Keeps toddlers and centenarians off the cast lists. */
-        private static boolean canPlayIn(Actor actor, int movieYear) {
+        private static boolean canPlayIn(Person actor, int movieYear) {
             int age = movieYear - actor.birthYear();
             return age >= 6 && age <= 85;
         }
@@ -422,8 +519,8 @@ public final class SampleCatalog {
             return values.get(random.nextInt(values.size()));
         }
 
-        private static CastMember member(Movie movie, Actor actor, List<String> characters, Integer billing) {
-            return new CastMember(movie.id(), actor.id(), movie.title(), movie.year(), actor.name(), characters,
+        private static Credit member(Movie movie, Person actor, List<String> characters, Integer billing) {
+            return new Credit(movie.id(), actor.id(), Role.CAST, movie.title(), movie.year(), actor.name(), characters,
                     billing);
         }
     }

@@ -24,9 +24,9 @@ public final class SampleLoader {
         }
         long start = System.nanoTime();
         SampleCatalog sample = SampleCatalog.generate(SampleCatalog.DEFAULT_SEED);
-        int items = loader.load(MARKER, sample.movies(), sample.actors(), sample.cast(), sample.totals());
-        LOG.info("Loaded the sample catalog: {} movies, {} actors, {} cast items, {} monthly totals ({} items) in {} ms",
-                sample.movies().size(), sample.actors().size(), sample.cast().size(), sample.totals().size(), items,
+        int items = loader.load(MARKER, sample.movies(), sample.people(), sample.credits(), sample.totals());
+        LOG.info("Loaded the sample catalog: {} movies, {} people, {} credits, {} monthly totals ({} items) in {} ms",
+                sample.movies().size(), sample.people().size(), sample.credits().size(), sample.totals().size(), items,
                 (System.nanoTime() - start) / 1_000_000);
         return items;
     }

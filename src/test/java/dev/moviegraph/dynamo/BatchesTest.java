@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.catalog.CallContext;
+import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.StoreCall;
 
 import java.util.ArrayList;
@@ -51,19 +52,18 @@ class BatchesTest {
     private static final long TIMEOUT_SECONDS = 30;
 
     private static Map<String, AttributeValue> key(int i) {
-        String id = TableLayout.MOVIE_PREFIX + String.format("tt%07d", i);
-        return Map.of(TableLayout.PK, AttributeValue.fromS(id), TableLayout.SK, AttributeValue.fromS(id));
+        return TableModel.movieKey(MovieId.of(String.format("tt%07d", i)));
     }
 
     private static Map<String, AttributeValue> item(int i) {
         Map<String, AttributeValue> item = new HashMap<>(key(i));
-        item.put(TableLayout.TYPE, AttributeValue.fromS("movie"));
+        item.put(TableModel.TYPE, AttributeValue.fromS("movie"));
         item.put("title", AttributeValue.fromS("Movie " + i));
         return Map.copyOf(item);
     }
 
     private static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item) {
-        return Map.of(TableLayout.PK, item.get(TableLayout.PK), TableLayout.SK, item.get(TableLayout.SK));
+        return Map.of(TableModel.PK, item.get(TableModel.PK), TableModel.SK, item.get(TableModel.SK));
     }
 
     private static List<Map<String, AttributeValue>> keys(int count) {
@@ -243,7 +243,7 @@ class BatchesTest {
     }
 
     private static Set<String> ids(Collection<Map<String, AttributeValue>> items) {
-        return items.stream().map(item -> item.get(TableLayout.PK).s()).collect(Collectors.toCollection(TreeSet::new));
+        return items.stream().map(item -> item.get(TableModel.PK).s()).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** {@code actual} holds exactly the {@code expected} items, each once (failures name the ids, not whole items). */

@@ -28,11 +28,11 @@ class UnprocessedKeysThroughGraphQLTest {
     void aKeyStillUnprocessedAfterTheBudgetFailsExactlyTheFieldThatNeededIt() {
         BatchesTest.FakeDynamo dynamo = new BatchesTest.FakeDynamo();
         for (String id : List.of("tt0000001", "tt0000002", "tt0000003")) {
-            Map<String, AttributeValue> item = ItemCodec.movieItem(
+            Map<String, AttributeValue> item = TableModel.MOVIE.encode(
                     new Movie(MovieId.of(id), "Title " + id, 2001, null, List.of("Drama"), null));
-            dynamo.stored.put(TableLayout.movieKey(MovieId.of(id)), item);
+            dynamo.stored.put(TableModel.movieKey(MovieId.of(id)), item);
         }
-        dynamo.refuse(TableLayout.movieKey(MovieId.of("tt0000002")), Integer.MAX_VALUE);
+        dynamo.refuse(TableModel.movieKey(MovieId.of("tt0000002")), Integer.MAX_VALUE);
         GraphQLService service = new GraphQLService(
                 new DynamoCatalog(dynamo, BatchesTest.TABLE, new CursorCodec("a test secret of 16+ chars")), null, true,
                 new GatewayMetrics());

@@ -48,7 +48,7 @@ class BadInputTest {
     void aMalformedActorIdIsABadUserInputError() {
         Response response = run("{ actor(id: \"tt0111161\") { name } }", Map.of());
         assertEquals("BAD_USER_INPUT", response.firstErrorCode());
-        assertTrue(response.errors().path(0).path("message").asText().contains("is not an actor id"));
+        assertTrue(response.errors().path(0).path("message").asText().contains("is not a person id"));
     }
 
     @ParameterizedTest

@@ -9,9 +9,9 @@ import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
 import dev.moviegraph.support.TestServer;
 
-import dev.moviegraph.catalog.ActorId;
-import dev.moviegraph.catalog.CastMember;
+import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.PersonId;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -111,19 +111,23 @@ class BatchingShapesTest {
 
         // 1 movie with its cast; its 3 actors: one read by key and 3 filmographies; their movies (shared
         // ones once): one read by key and one cast page each; those casts' actors: one read by key.
-        List<ActorId> topBilled = server.sample().cast().stream()
+        List<PersonId> topBilled = server.sample().cast().stream()
                 .filter(member -> member.movieId().value().equals("tt0111161"))
-                .sorted(Comparator.comparing((CastMember member) -> member.billing() == null ? Integer.MAX_VALUE
-                        : member.billing()).thenComparing(member -> member.actorId().value()))
-                .limit(3).map(CastMember::actorId).toList();
+                .sorted(Comparator.comparing((Credit member) -> member.position() == null ? Integer.MAX_VALUE
+                        : member.position()).thenComparing(member -> member.personId().value()))
+                .limit(3).map(Credit::personId).toList();
+        // A filmography is newest first: year descending, then title, unknown years last.
+        Comparator<Credit> newestFirst = Comparator.comparing(
+                        (Credit c) -> c.movieYear() == null ? Integer.MIN_VALUE : c.movieYear(), Comparator.reverseOrder())
+                .thenComparing(Credit::movieTitle).thenComparing(c -> c.movieId().value());
         Set<MovieId> theirMovies = new HashSet<>();
-        for (ActorId actor : topBilled) {
-            server.sample().cast().stream().filter(member -> member.actorId().equals(actor))
-                    .map(CastMember::movieId).sorted(Comparator.comparing(MovieId::value)).limit(2)
+        for (PersonId actor : topBilled) {
+            server.sample().cast().stream().filter(member -> member.personId().equals(actor))
+                    .sorted(newestFirst).limit(2).map(Credit::movieId)
                     .forEach(theirMovies::add);
         }
         assertEquals(1, calls.get("MOVIE_WITH_CAST"));
-        assertEquals(3, calls.get("FILMOGRAPHY_PAGE"));
+        assertEquals(3, calls.get("PERSON_CREDITS"));
         assertEquals(theirMovies.size(), calls.get("CAST_PAGE"));
         assertEquals(3, calls.getOrDefault("GET_ITEM", 0) + calls.getOrDefault("BATCH_GET_ITEM", 0),
                 "one read by key per level that needs items: " + calls);

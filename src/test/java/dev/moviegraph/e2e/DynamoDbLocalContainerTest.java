@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
-import dev.moviegraph.catalog.CastMember;
+import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.config.AppConfig;
@@ -86,9 +86,9 @@ class DynamoDbLocalContainerTest {
     void movieWithItsCastIsOneQueryAgainstTheContainer() {
         Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { billing characters actor { name } } } } } }",
                 Map.of("id", SHAWSHANK));
-        List<CastMember> expected = SAMPLE.cast().stream().filter(c -> c.movieId().value().equals(SHAWSHANK))
-                .sorted(Comparator.comparing((CastMember c) -> c.billing() == null ? Integer.MAX_VALUE : c.billing())
-                        .thenComparing(c -> c.actorId().value()))
+        List<Credit> expected = SAMPLE.cast().stream().filter(c -> c.movieId().value().equals(SHAWSHANK))
+                .sorted(Comparator.comparing((Credit c) -> c.position() == null ? Integer.MAX_VALUE : c.position())
+                        .thenComparing(c -> c.personId().value()))
                 .toList();
         JsonNode movie = run.response().data().path("movie");
         assertEquals(movie(SHAWSHANK).title(), movie.path("title").asText());
@@ -96,7 +96,7 @@ class DynamoDbLocalContainerTest {
         assertEquals(expected.size(), edges.size());
         for (int i = 0; i < expected.size(); i++) {
             JsonNode node = edges.path(i).path("node");
-            assertEquals(expected.get(i).actorName(), node.path("actor").path("name").asText());
+            assertEquals(expected.get(i).personName(), node.path("actor").path("name").asText());
             assertEquals(expected.get(i).characters().get(0), node.path("characters").path(0).asText());
         }
         assertEquals(List.of("Query"), run.operations());

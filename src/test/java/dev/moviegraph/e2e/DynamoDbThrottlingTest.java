@@ -9,7 +9,7 @@ import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.ItemCodec;
+import dev.moviegraph.dynamo.TestItems;
 import dev.moviegraph.support.FakeDynamoEndpoint;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class DynamoDbThrottlingTest {
     private static final String QUERY = "{ movie(id: \"tt0133093\") { title } }";
-    private static final FakeDynamoEndpoint.Answer MATRIX = FakeDynamoEndpoint.item(ItemCodec.movieItem(
+    private static final FakeDynamoEndpoint.Answer MATRIX = FakeDynamoEndpoint.item(TestItems.movie(
             new Movie(MovieId.of("tt0133093"), "The Matrix", 1999, null, List.of("Action"), 136)));
 
     /** The answer, the GetItem attempts DynamoDB saw, the query's time and the time between first and last attempt. */
@@ -41,6 +41,8 @@ class DynamoDbThrottlingTest {
     private static Outcome queryWith(IntFunction<FakeDynamoEndpoint.Answer> getItem) {
         try (FakeDynamoEndpoint dynamo = new FakeDynamoEndpoint()
                 .on("DescribeTable", attempt -> FakeDynamoEndpoint.activeTable("moviegraph"))
+                // the start-up check of the table's layout reads the layout item: it is not the query's read
+                .onKey("GetItem", TestItems.layoutKey(), FakeDynamoEndpoint.item(TestItems.currentLayout()))
                 .on("GetItem", getItem)) {
             AppConfig config = AppConfig.fromEnvironment(Map.of("PORT", "0",
                     "DYNAMODB_ENDPOINT", dynamo.endpoint().toString()));

@@ -44,7 +44,7 @@ class MetricsTest {
         assertEquals(2, value(after, gsi2) - value(before, gsi2));
         String units = "moviegraph_dynamodb_consumed_read_units_total{index=\"table\",operation=\"BatchGetItem\"}";
         assertTrue(value(after, units) - value(before, units) >= 2 * 1.5, "3 items by key, twice");
-        String batches = "moviegraph_dataloader_batch_size_sum{loader=\"entities\"}";
+        String batches = "moviegraph_dataloader_batch_size_sum{loader=\"items\"}";
         assertEquals(6, value(after, batches) - value(before, batches), "two batches of three movies");
     }
 

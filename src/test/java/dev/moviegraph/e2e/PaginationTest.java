@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moviegraph.catalog.CastMember;
+import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.support.GraphQLClient.Response;
 import dev.moviegraph.support.TestServer;
 
@@ -42,9 +42,9 @@ class PaginationTest {
     @Test
     void castPagesWalkTheWholeCastTopBilledFirst() {
         String movieId = movieWithLargestCast();
-        List<CastMember> expected = server.sample().cast().stream().filter(c -> c.movieId().value().equals(movieId))
-                .sorted(Comparator.comparing((CastMember c) -> c.billing() == null ? Integer.MAX_VALUE : c.billing())
-                        .thenComparing(c -> c.actorId().value()))
+        List<Credit> expected = server.sample().cast().stream().filter(c -> c.movieId().value().equals(movieId))
+                .sorted(Comparator.comparing((Credit c) -> c.position() == null ? Integer.MAX_VALUE : c.position())
+                        .thenComparing(c -> c.personId().value()))
                 .toList();
         List<String> names = new ArrayList<>();
         String after = null;
@@ -62,17 +62,21 @@ class PaginationTest {
             after = cast.path("pageInfo").path("endCursor").asText();
             assertEquals(after, cast.path("edges").path(cast.path("edges").size() - 1).path("cursor").asText());
         }
-        assertEquals(expected.stream().map(CastMember::actorName).toList(), names);
+        assertEquals(expected.stream().map(Credit::personName).toList(), names);
         assertEquals((expected.size() + 2) / 3, pages, "hasNextPage is exact: no empty last page");
     }
 
     @Test
-    void filmographyPagesWalkEveryMovieOfAnActor() {
+    void filmographyPagesWalkEveryMovieOfAnActorNewestFirst() {
         String actorId = server.sample().cast().stream()
-                .collect(Collectors.groupingBy(c -> c.actorId().value(), Collectors.counting()))
+                .collect(Collectors.groupingBy(c -> c.personId().value(), Collectors.counting()))
                 .entrySet().stream().filter(e -> e.getValue() > 25).map(Map.Entry::getKey).sorted().findFirst().orElseThrow();
-        List<String> expected = server.sample().cast().stream().filter(c -> c.actorId().value().equals(actorId))
-                .map(c -> c.movieId().value()).sorted().toList();
+        // Newest first: year descending, then title, unknown years last.
+        List<String> expected = server.sample().cast().stream().filter(c -> c.personId().value().equals(actorId))
+                .sorted(Comparator.comparing((Credit c) -> c.movieYear() == null ? Integer.MIN_VALUE : c.movieYear(),
+                                Comparator.reverseOrder())
+                        .thenComparing(Credit::movieTitle).thenComparing(c -> c.movieId().value()))
+                .map(c -> c.movieId().value()).toList();
         List<String> seen = new ArrayList<>();
         String after = null;
         do {

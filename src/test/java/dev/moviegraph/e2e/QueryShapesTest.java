@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moviegraph.catalog.Actor;
-import dev.moviegraph.catalog.CastMember;
+import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.Person;
 import dev.moviegraph.local.SampleCatalog;
 import dev.moviegraph.support.GraphQLClient.Response;
 import dev.moviegraph.support.TestServer;
@@ -32,6 +32,10 @@ import org.junit.jupiter.api.Test;
 class QueryShapesTest {
     private static final String SHAWSHANK = "tt0111161";
     private static final YearMonth MAY_2024 = YearMonth.of(2024, 5);
+    /** A filmography's order: newest first (year descending, then title), unknown years last. */
+    private static final Comparator<Credit> NEWEST_FIRST = Comparator.comparing(
+                    (Credit c) -> c.movieYear() == null ? Integer.MIN_VALUE : c.movieYear(), Comparator.reverseOrder())
+            .thenComparing(Credit::movieTitle).thenComparing(c -> c.movieId().value());
 
     private final TestServer server = TestServer.get();
     private final SampleCatalog sample = server.sample();
@@ -53,15 +57,15 @@ class QueryShapesTest {
         return sample.movies().stream().filter(m -> m.id().value().equals(id)).findFirst().orElseThrow();
     }
 
-    private Map<String, Actor> actorsById() {
-        return sample.actors().stream().collect(Collectors.toMap(a -> a.id().value(), Function.identity()));
+    private Map<String, Person> actorsById() {
+        return sample.people().stream().collect(Collectors.toMap(a -> a.id().value(), Function.identity()));
     }
 
     /** Top-billed first, uncredited last (by actor id), as the API promises. */
-    private List<CastMember> castOf(String movieId) {
+    private List<Credit> castOf(String movieId) {
         return sample.cast().stream().filter(c -> c.movieId().value().equals(movieId))
-                .sorted(Comparator.comparing((CastMember c) -> c.billing() == null ? Integer.MAX_VALUE : c.billing())
-                        .thenComparing(c -> c.actorId().value()))
+                .sorted(Comparator.comparing((Credit c) -> c.position() == null ? Integer.MAX_VALUE : c.position())
+                        .thenComparing(c -> c.personId().value()))
                 .toList();
     }
 
@@ -83,12 +87,12 @@ class QueryShapesTest {
     void movieWithCastAndActorNamesCostsOneQuery() {
         Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { characters billing actor { name } } } } } }",
                 Map.of("id", SHAWSHANK));
-        List<CastMember> expected = castOf(SHAWSHANK);
+        List<Credit> expected = castOf(SHAWSHANK);
         JsonNode edges = run.response().data().path("movie").path("cast").path("edges");
         assertEquals(expected.size(), edges.size());
         for (int i = 0; i < expected.size(); i++) {
             JsonNode node = edges.path(i).path("node");
-            assertEquals(expected.get(i).actorName(), node.path("actor").path("name").asText());
+            assertEquals(expected.get(i).personName(), node.path("actor").path("name").asText());
             assertEquals(expected.get(i).characters().get(0), node.path("characters").path(0).asText());
         }
         assertEquals("The Shawshank Redemption", run.response().data().path("movie").path("title").asText());
@@ -99,11 +103,11 @@ class QueryShapesTest {
     void askingActorDetailsBeyondTheCopiedNameAddsOneBatchRead() {
         Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { actor { name birthYear } } } } } }",
                 Map.of("id", SHAWSHANK));
-        Map<String, Actor> actors = actorsById();
+        Map<String, Person> actors = actorsById();
         JsonNode edges = run.response().data().path("movie").path("cast").path("edges");
-        List<CastMember> expected = castOf(SHAWSHANK);
+        List<Credit> expected = castOf(SHAWSHANK);
         for (int i = 0; i < expected.size(); i++) {
-            Actor actor = actors.get(expected.get(i).actorId().value());
+            Person actor = actors.get(expected.get(i).personId().value());
             assertEquals(actor.birthYear(), edges.path(i).path("node").path("actor").path("birthYear").asInt());
         }
         assertEquals(List.of("Query", "BatchGetItem"), run.operations());
@@ -116,8 +120,8 @@ class QueryShapesTest {
                 Map.of("id", actorId));
         JsonNode actor = run.response().data().path("actor");
         assertEquals(actorsById().get(actorId).name(), actor.path("name").asText());
-        List<CastMember> expected = sample.cast().stream().filter(c -> c.actorId().value().equals(actorId))
-                .sorted(Comparator.comparing(c -> c.movieId().value())).toList();
+        List<Credit> expected = sample.cast().stream().filter(c -> c.personId().value().equals(actorId))
+                .sorted(NEWEST_FIRST).toList();
         JsonNode edges = actor.path("movies").path("edges");
         assertEquals(20, edges.size(), "default page size");
         for (int i = 0; i < 20; i++) {
@@ -193,10 +197,10 @@ class QueryShapesTest {
                 Map.of("ids", ids));
         JsonNode movies = run.response().data().path("movies");
         for (int i = 0; i < ids.size(); i++) {
-            List<CastMember> expected = castOf(ids.get(i));
+            List<Credit> expected = castOf(ids.get(i));
             JsonNode edges = movies.path(i).path("cast").path("edges");
             assertEquals(Math.min(5, expected.size()), edges.size());
-            assertEquals(expected.get(0).actorName(), edges.path(0).path("node").path("actor").path("name").asText());
+            assertEquals(expected.get(0).personName(), edges.path(0).path("node").path("actor").path("name").asText());
             assertEquals(movie(ids.get(i)).title(), movies.path(i).path("title").asText());
         }
         assertTrue(run.operations().size() <= 20, run.operations().toString());
@@ -251,11 +255,11 @@ class QueryShapesTest {
         Run run = run("query($id: ID!) { movie(id: $id) { cast { edges { node { actor { name movies(first: 3) { edges { node { movie { title } } } } } } } } } }",
                 Map.of("id", SHAWSHANK));
         JsonNode edges = run.response().data().path("movie").path("cast").path("edges");
-        List<CastMember> cast = castOf(SHAWSHANK);
+        List<Credit> cast = castOf(SHAWSHANK);
         for (int i = 0; i < cast.size(); i++) {
-            String actorId = cast.get(i).actorId().value();
-            String firstTitle = sample.cast().stream().filter(c -> c.actorId().value().equals(actorId))
-                    .min(Comparator.comparing(c -> c.movieId().value())).orElseThrow().movieTitle();
+            String actorId = cast.get(i).personId().value();
+            String firstTitle = sample.cast().stream().filter(c -> c.personId().value().equals(actorId))
+                    .min(NEWEST_FIRST).orElseThrow().movieTitle();
             assertEquals(firstTitle, edges.path(i).path("node").path("actor").path("movies").path("edges")
                     .path(0).path("node").path("movie").path("title").asText());
         }
@@ -263,7 +267,7 @@ class QueryShapesTest {
     }
 
     private String busiestActor() {
-        return sample.cast().stream().collect(Collectors.groupingBy(c -> c.actorId().value(), Collectors.counting()))
+        return sample.cast().stream().collect(Collectors.groupingBy(c -> c.personId().value(), Collectors.counting()))
                 .entrySet().stream().max(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
                 .orElseThrow().getKey();
     }

@@ -51,7 +51,7 @@ class StartupCheckTest {
     @Test
     void aStoreWithoutAPatternForAReadStopsTheStartNamingTheFieldsThatNeedIt() throws IOException {
         StubCatalog noTopMovies = new StubCatalog(Set.of(), CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION,
-                CatalogAccess.FILMOGRAPHY);
+                CatalogAccess.PERSON_CREDITS);
         String schema = schema();
 
         IllegalStateException e = assertThrows(IllegalStateException.class,

@@ -1,23 +1,19 @@
 package dev.moviegraph.graphql;
 
 import dev.moviegraph.catalog.AccessPattern;
-import dev.moviegraph.catalog.Actor;
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogAccess;
 import dev.moviegraph.catalog.CatalogReader;
-import dev.moviegraph.catalog.EntityRef;
-import dev.moviegraph.catalog.EntityRef.ActorRef;
-import dev.moviegraph.catalog.EntityRef.MovieRef;
+import dev.moviegraph.catalog.CollectionPage;
+import dev.moviegraph.catalog.CollectionRead;
 import dev.moviegraph.catalog.Fetched;
-import dev.moviegraph.catalog.Filmography;
-import dev.moviegraph.catalog.FilmographyRead;
-import dev.moviegraph.catalog.MonthlyStreams;
+import dev.moviegraph.catalog.ItemRef;
+import dev.moviegraph.catalog.ItemRef.MovieRef;
+import dev.moviegraph.catalog.ItemRef.PersonRef;
 import dev.moviegraph.catalog.Movie;
-import dev.moviegraph.catalog.MovieCollection;
-import dev.moviegraph.catalog.MovieRead;
-import dev.moviegraph.catalog.PlannedCall;
+import dev.moviegraph.catalog.Part;
+import dev.moviegraph.catalog.Person;
 
-import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -29,14 +25,15 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A catalog in memory for the GraphQL layer's own tests: every movie and actor exists (named after its
+ * A catalog in memory for the GraphQL layer's own tests: every movie and person exists (named after its
  * id) except the keys marked unavailable, which it reports as never processed, as DynamoDB's
- * UnprocessedKeys do after the retry budget. Records each fetch's keys.
+ * UnprocessedKeys do after the retry budget. Records each fetch's keys. Collections other than a month's
+ * (empty) top list are not in this stub. A planning run plans no calls and answers with stand-ins.
  */
 final class StubCatalog implements CatalogReader {
     private final Set<String> unavailableIds;
     private final List<AccessPattern> patterns;
-    final List<Set<EntityRef<?>>> fetches = new ArrayList<>();
+    final List<Set<ItemRef<?>>> fetches = new ArrayList<>();
 
     StubCatalog(Set<String> unavailableIds, CatalogAccess... served) {
         this.unavailableIds = unavailableIds;
@@ -50,22 +47,28 @@ final class StubCatalog implements CatalogReader {
     }
 
     @Override
-    public synchronized CompletableFuture<Fetched> fetch(Collection<EntityRef<?>> refs, CallContext context) {
+    public synchronized CompletableFuture<Fetched> fetch(Collection<ItemRef<?>> refs, CallContext context) {
+        if (context.planning()) {
+            context.planner().record(List.of(), context);
+            Map<ItemRef<?>, Record> found = new HashMap<>();
+            refs.forEach(ref -> found.put(ref, context.planner().standIns().item(ref)));
+            return CompletableFuture.completedFuture(new Fetched(found, Set.of()));
+        }
         fetches.add(new HashSet<>(refs));
-        Map<EntityRef<?>, Object> found = new HashMap<>();
-        Set<EntityRef<?>> unavailable = new HashSet<>();
-        for (EntityRef<?> ref : refs) {
+        Map<ItemRef<?>, Record> found = new HashMap<>();
+        Set<ItemRef<?>> unavailable = new HashSet<>();
+        for (ItemRef<?> ref : refs) {
             if (ref instanceof MovieRef movie) {
                 if (unavailableIds.contains(movie.id().value())) {
                     unavailable.add(ref);
                 } else {
                     found.put(ref, new Movie(movie.id(), "Title of " + movie.id().value(), 2000, null, List.of(), null));
                 }
-            } else if (ref instanceof ActorRef actor) {
-                if (unavailableIds.contains(actor.id().value())) {
+            } else if (ref instanceof PersonRef person) {
+                if (unavailableIds.contains(person.id().value())) {
                     unavailable.add(ref);
                 } else {
-                    found.put(ref, new Actor(actor.id(), "Name of " + actor.id().value(), 1970));
+                    found.put(ref, new Person(person.id(), "Name of " + person.id().value(), 1970, null));
                 }
             }
         }
@@ -73,43 +76,20 @@ final class StubCatalog implements CatalogReader {
     }
 
     @Override
-    public CompletableFuture<MovieCollection> readMovie(MovieRead read, CallContext context) {
+    public CompletableFuture<CollectionPage> read(CollectionRead read, CallContext context) {
+        if (context.planning()) {
+            context.planner().record(List.of(), context);
+            return CompletableFuture.completedFuture(context.planner().standIns().page(read));
+        }
+        if (read.collection() == Part.Collection.MONTH) {
+            return CompletableFuture.completedFuture(new CollectionPage(null, Map.of(), List.of()));
+        }
         return CompletableFuture.failedFuture(new UnsupportedOperationException("not in this stub"));
-    }
-
-    @Override
-    public CompletableFuture<Filmography> readFilmography(FilmographyRead read, CallContext context) {
-        return CompletableFuture.failedFuture(new UnsupportedOperationException("not in this stub"));
-    }
-
-    @Override
-    public CompletableFuture<List<MonthlyStreams>> topMovies(YearMonth month, int limit, CallContext context) {
-        return CompletableFuture.completedFuture(List.of());
     }
 
     @Override
     public CompletableFuture<Boolean> ping() {
         return CompletableFuture.completedFuture(true);
-    }
-
-    @Override
-    public List<PlannedCall> planFetch(int distinctKeys) {
-        return List.of();
-    }
-
-    @Override
-    public List<PlannedCall> planMovie(MovieRead read) {
-        return List.of();
-    }
-
-    @Override
-    public List<PlannedCall> planFilmography(FilmographyRead read) {
-        return List.of();
-    }
-
-    @Override
-    public List<PlannedCall> planTopMovies(YearMonth month, int limit) {
-        return List.of();
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.moviegraph.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.moviegraph.graphql.ErrorType;
+
 import org.junit.jupiter.api.Test;
 
 class WriteGuardTest {
@@ -16,7 +18,7 @@ class WriteGuardTest {
         assertEquals(401, guard.check(null).orElseThrow().status());
         assertEquals(401, guard.check("Bearer wrong").orElseThrow().status());
         assertEquals(401, guard.check(TOKEN).orElseThrow().status(), "the scheme is part of it");
-        assertEquals("UNAUTHENTICATED", guard.check("Basic " + TOKEN).orElseThrow().code());
+        assertEquals(ErrorType.UNAUTHENTICATED, guard.check("Basic " + TOKEN).orElseThrow().code());
     }
 
     @Test
@@ -30,7 +32,7 @@ class WriteGuardTest {
 
         WriteGuard.Refusal refusal = new WriteGuard(null, false).check("Bearer anything").orElseThrow();
         assertEquals(403, refusal.status());
-        assertEquals("FORBIDDEN", refusal.code());
+        assertEquals(ErrorType.FORBIDDEN, refusal.code());
         assertTrue(refusal.message().contains("set WRITE_TOKEN"), refusal.message());
     }
 }

@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moviegraph.catalog.Actor;
-import dev.moviegraph.catalog.ActorId;
-import dev.moviegraph.catalog.CastMember;
+import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Role;
 
 import java.time.LocalDate;
 import java.time.YearMonth;
@@ -33,7 +34,8 @@ class SampleCatalogTest {
     @Test
     void sizesMeetTheMinimums() {
         assertEquals(520, CATALOG.movies().size());
-        assertEquals(2100, CATALOG.actors().size());
+        // The 2100 actors, and the anchors' six directors and writers who do not act.
+        assertEquals(2100 + 6, CATALOG.people().size());
         assertTrue(CATALOG.cast().size() >= 5000, "cast " + CATALOG.cast().size());
         int movieMonths = CATALOG.movies().size() * CATALOG.months().size();
         double share = (double) CATALOG.totals().size() / movieMonths;
@@ -44,8 +46,8 @@ class SampleCatalogTest {
     void sameSeedGivesAnEqualCatalog() {
         SampleCatalog again = SampleCatalog.generate(SampleCatalog.DEFAULT_SEED);
         assertEquals(CATALOG.movies(), again.movies());
-        assertEquals(CATALOG.actors(), again.actors());
-        assertEquals(CATALOG.cast(), again.cast());
+        assertEquals(CATALOG.people(), again.people());
+        assertEquals(CATALOG.credits(), again.credits());
         assertEquals(CATALOG.totals(), again.totals());
     }
 
@@ -53,8 +55,8 @@ class SampleCatalogTest {
     void differentSeedGivesADifferentCatalog() {
         SampleCatalog other = SampleCatalog.generate(SampleCatalog.DEFAULT_SEED + 1);
         assertNotEquals(CATALOG.movies(), other.movies());
-        assertNotEquals(CATALOG.actors(), other.actors());
-        assertNotEquals(CATALOG.cast(), other.cast());
+        assertNotEquals(CATALOG.people(), other.people());
+        assertNotEquals(CATALOG.credits(), other.credits());
         assertNotEquals(CATALOG.totals(), other.totals());
     }
 
@@ -66,53 +68,57 @@ class SampleCatalogTest {
             assertTrue(movie.id().value().matches("tt\\d{7}"), movie.id().value());
             assertTrue(movieIds.add(movie.id().value()), "duplicate " + movie.id());
         }
-        Set<String> actorIds = new HashSet<>();
-        for (Actor actor : CATALOG.actors()) {
-            assertEquals(actor.id(), ActorId.of(actor.id().value()));
-            assertTrue(actor.id().value().matches("nm\\d{7}"), actor.id().value());
-            assertTrue(actorIds.add(actor.id().value()), "duplicate " + actor.id());
+        Set<String> personIds = new HashSet<>();
+        for (Person person : CATALOG.people()) {
+            assertEquals(person.id(), PersonId.of(person.id().value()));
+            assertTrue(person.id().value().matches("nm\\d{7}"), person.id().value());
+            assertTrue(personIds.add(person.id().value()), "duplicate " + person.id());
         }
     }
 
     @Test
-    void everyCastItemCopiesTheMovieAndActorItReferences() {
+    void everyCreditCopiesTheMovieAndPersonItReferences() {
         Map<MovieId, Movie> movies = byId(CATALOG.movies(), Movie::id);
-        Map<ActorId, Actor> actors = byId(CATALOG.actors(), Actor::id);
-        for (CastMember member : CATALOG.cast()) {
+        Map<PersonId, Person> people = byId(CATALOG.people(), Person::id);
+        for (Credit member : CATALOG.credits()) {
             Movie movie = movies.get(member.movieId());
-            Actor actor = actors.get(member.actorId());
+            Person person = people.get(member.personId());
             assertNotNull(movie, "unknown movie in " + member);
-            assertNotNull(actor, "unknown actor in " + member);
+            assertNotNull(person, "unknown person in " + member);
             assertEquals(movie.title(), member.movieTitle());
             assertEquals(movie.year(), member.movieYear());
-            assertEquals(actor.name(), member.actorName());
-            assertTrue(member.characters().size() >= 1 && member.characters().size() <= 2, member.toString());
+            assertEquals(person.name(), member.personName());
+            if (member.role() == Role.CAST) {
+                assertTrue(member.characters().size() >= 1 && member.characters().size() <= 2, member.toString());
+            } else {
+                assertEquals(List.of(), member.characters(), member.toString());
+            }
         }
     }
 
     @Test
     void noActorAppearsTwiceInOneMovie() {
         Set<String> pairs = new HashSet<>();
-        for (CastMember member : CATALOG.cast()) {
-            assertTrue(pairs.add(member.movieId() + "/" + member.actorId()), "twice: " + member);
+        for (Credit member : CATALOG.cast()) {
+            assertTrue(pairs.add(member.movieId() + "/" + member.personId()), "twice: " + member);
         }
     }
 
     @Test
     void billingCountsUpFromOneWithUncreditedAfterTheBilled() {
-        Map<MovieId, List<CastMember>> byMovie = CATALOG.cast().stream()
-                .collect(Collectors.groupingBy(CastMember::movieId));
+        Map<MovieId, List<Credit>> byMovie = CATALOG.cast().stream()
+                .collect(Collectors.groupingBy(Credit::movieId));
         for (Movie movie : CATALOG.movies()) {
-            List<CastMember> members = byMovie.get(movie.id());
+            List<Credit> members = byMovie.get(movie.id());
             assertNotNull(members, "no cast for " + movie.id());
             int expected = 1;
             boolean uncreditedSeen = false;
-            for (CastMember member : members) {
-                if (member.billing() == null) {
+            for (Credit member : members) {
+                if (member.position() == null) {
                     uncreditedSeen = true;
                 } else {
                     assertTrue(!uncreditedSeen, "billed after uncredited in " + movie.id());
-                    assertEquals(expected++, member.billing(), movie.id().value());
+                    assertEquals(expected++, member.position(), movie.id().value());
                 }
             }
         }
@@ -166,7 +172,7 @@ class SampleCatalogTest {
 
     @Test
     void morganFreemanAlsoPlaysInAGeneratedMovie() {
-        assertTrue(moviesPerActor().get(ActorId.of("nm0000151")) > 1);
+        assertTrue(moviesPerActor().get(PersonId.of("nm0000151")) > 1);
     }
 
     @Test
@@ -219,21 +225,21 @@ class SampleCatalogTest {
 
     @Test
     void uncreditedEntriesAreRareButPresent() {
-        long uncredited = CATALOG.cast().stream().filter(m -> m.billing() == null).count();
+        long uncredited = CATALOG.cast().stream().filter(m -> m.position() == null).count();
         assertTrue(uncredited > 0 && uncredited < CATALOG.cast().size() / 10, "uncredited: " + uncredited);
     }
 
     private static List<String> castOf(String movieId) {
-        Map<ActorId, Actor> actors = byId(CATALOG.actors(), Actor::id);
+        Map<PersonId, Person> actors = byId(CATALOG.people(), Person::id);
         return CATALOG.cast().stream()
                 .filter(m -> m.movieId().equals(MovieId.of(movieId)))
-                .map(m -> m.billing() + " " + m.actorId() + " " + m.actorName() + " "
-                        + actors.get(m.actorId()).birthYear() + " " + m.characters())
+                .map(m -> m.position() + " " + m.personId() + " " + m.personName() + " "
+                        + actors.get(m.personId()).birthYear() + " " + m.characters())
                 .toList();
     }
 
-    private static Map<ActorId, Long> moviesPerActor() {
-        return CATALOG.cast().stream().collect(Collectors.groupingBy(CastMember::actorId, Collectors.counting()));
+    private static Map<PersonId, Long> moviesPerActor() {
+        return CATALOG.cast().stream().collect(Collectors.groupingBy(Credit::personId, Collectors.counting()));
     }
 
     private static <K, V> Map<K, V> byId(List<V> values, Function<V, K> id) {

@@ -54,12 +54,12 @@ class GatewayMetricsTest {
 
     @Test
     void dataLoaderBatchSizesAreADistribution() {
-        metrics.batch("entities", 20);
-        metrics.batch("entities", 3);
+        metrics.batch("items", 20);
+        metrics.batch("items", 3);
 
         String text = metrics.scrape();
 
-        assertTrue(text.contains("moviegraph_dataloader_batch_size_count{loader=\"entities\"} 2"), text);
-        assertTrue(text.contains("moviegraph_dataloader_batch_size_sum{loader=\"entities\"} 23"), text);
+        assertTrue(text.contains("moviegraph_dataloader_batch_size_count{loader=\"items\"} 2"), text);
+        assertTrue(text.contains("moviegraph_dataloader_batch_size_sum{loader=\"items\"} 23"), text);
     }
 }

@@ -46,6 +46,9 @@ public final class FakeDynamoEndpoint implements AutoCloseable {
         return thread;
     });
     private final Map<String, IntFunction<Answer>> scripts = new ConcurrentHashMap<>();
+    /** Fixed answers to requests of an operation that name one key (operation, key text, answer). */
+    private final List<String[]> keyed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Map<String, Answer> keyedAnswers = new ConcurrentHashMap<>();
     private final List<String> attempts = new ArrayList<>();
     private final List<Long> times = new ArrayList<>();
 
@@ -63,6 +66,17 @@ public final class FakeDynamoEndpoint implements AutoCloseable {
     /** Answers {@code operation} (GetItem, DescribeTable, ...) with {@code script.apply(attempt)}, attempt from 1. */
     public FakeDynamoEndpoint on(String operation, IntFunction<Answer> script) {
         scripts.put(operation, script);
+        return this;
+    }
+
+    /**
+     * Answers every request of {@code operation} whose body holds {@code keyText} (a key value, such as
+     * the table's layout item at start-up) with {@code answer}. Those requests are recorded as
+     * "{operation} {keyText}", so they are neither attempts of {@code operation} nor seen by its script.
+     */
+    public FakeDynamoEndpoint onKey(String operation, String keyText, Answer answer) {
+        keyed.add(new String[] {operation, keyText});
+        keyedAnswers.put(operation + " " + keyText, answer);
         return this;
     }
 
@@ -91,9 +105,15 @@ public final class FakeDynamoEndpoint implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        exchange.getRequestBody().readAllBytes();
+        String request = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
         String operation = target == null ? "" : target.substring(target.indexOf('.') + 1);
+        for (String[] key : keyed) {
+            if (key[0].equals(operation) && request.contains(key[1])) {
+                operation = operation + " " + key[1];
+                break;
+            }
+        }
         int attempt;
         synchronized (this) {
             attempts.add(operation);
@@ -101,7 +121,7 @@ public final class FakeDynamoEndpoint implements AutoCloseable {
             attempt = (int) attempts.stream().filter(operation::equals).count();
         }
         IntFunction<Answer> script = scripts.get(operation);
-        Answer answer = script == null
+        Answer answer = keyedAnswers.containsKey(operation) ? keyedAnswers.get(operation) : script == null
                 ? new Answer(400, "{\"__type\":\"com.amazon.coral.validate#ValidationException\",\"message\":\"no script\"}")
                 : script.apply(attempt);
         byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);

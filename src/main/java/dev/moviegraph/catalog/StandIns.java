@@ -1,0 +1,102 @@
+package dev.moviegraph.catalog;
+
+import java.lang.reflect.RecordComponent;
+import java.time.YearMonth;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The items a planning run answers with instead of reading: the worst case the arguments allow. Every
+ * id exists, every page is full ({@code first} entries, {@code limit} totals), each entry with ids of
+ * its own, so the calls planned below them are the most the query can make. An open month range counts
+ * as one month. Built from the items' record types alone, so a new item type needs no code here.
+ */
+public final class StandIns {
+    private static final String TEXT = "Planned";
+    private static final int MAX_MONTHS = 100;
+
+    private final AtomicInteger ids = new AtomicInteger();
+
+    /** A stand-in for the item {@code ref} names: its key fields as given, text "Planned", the rest empty. */
+    public <T extends Record> T item(ItemRef<T> ref) {
+        return Records.construct(ref.type(), Records.components((Record) ref), StandIns::placeholder);
+    }
+
+    /** The answer to a whole collection read. */
+    public CollectionPage page(CollectionRead read) {
+        Record owner = read.includeOwner() && read.owner() != null ? item(read.owner()) : null;
+        Map<Part, CreditPage> credits = new EnumMap<>(Part.class);
+        List<MonthlyStreams> totals = null;
+        for (Map.Entry<Part, Slice> entry : read.parts().entrySet()) {
+            Part part = entry.getKey();
+            Slice slice = entry.getValue();
+            if (part.isCredits()) {
+                List<CreditPage.Entry> entries = new ArrayList<>();
+                for (int i = 0; i < slice.mostItems(); i++) {
+                    entries.add(new CreditPage.Entry(TEXT, credit(part, read.id(), i + 1)));
+                }
+                credits.put(part, new CreditPage(entries, true));
+            } else if (part == Part.TOP) {
+                totals = new ArrayList<>();
+                YearMonth month = YearMonth.parse(read.id());
+                for (int i = 0; i < slice.limit(); i++) {
+                    totals.add(new MonthlyStreams(nextMovie(), TEXT, month, slice.limit() - i));
+                }
+            } else {
+                MovieId movie = MovieId.of(read.id());
+                totals = months(slice.months()).stream().map(month -> new MonthlyStreams(movie, TEXT, month, 0)).toList();
+            }
+        }
+        return new CollectionPage(owner, credits, totals);
+    }
+
+    private Credit credit(Part part, String ownerId, int position) {
+        boolean movieSide = part.collection() == Part.Collection.MOVIE;
+        return new Credit(movieSide ? MovieId.of(ownerId) : nextMovie(), movieSide ? nextPerson() : PersonId.of(ownerId),
+                part.role(), TEXT, null, TEXT, List.of(), position);
+    }
+
+    private MovieId nextMovie() {
+        return MovieId.of(String.format("tt%08d", 90_000_000 + ids.incrementAndGet()));
+    }
+
+    private PersonId nextPerson() {
+        return PersonId.of(String.format("nm%08d", 90_000_000 + ids.incrementAndGet()));
+    }
+
+    private static Object placeholder(RecordComponent component) {
+        Class<?> type = component.getType();
+        if (type == String.class) {
+            return TEXT;
+        }
+        if (type == List.class) {
+            return List.of();
+        }
+        if (type == long.class) {
+            return 0L;
+        }
+        if (type == int.class) {
+            return 0;
+        }
+        if (type == boolean.class) {
+            return false;
+        }
+        return null;
+    }
+
+    private static List<YearMonth> months(MonthRange range) {
+        if (range.from() == null || range.to() == null) {
+            return List.of(range.from() != null ? range.from() : range.to() != null ? range.to() : YearMonth.of(2000, 1));
+        }
+        long count = Math.min(MAX_MONTHS, ChronoUnit.MONTHS.between(range.from(), range.to()) + 1);
+        List<YearMonth> months = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            months.add(range.from().plusMonths(i));
+        }
+        return months;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.moviegraph.dynamo;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/**
+ * The table and its indexes, each by its key attributes. Every index projects every attribute. An
+ * entity is in an index when it carries the index's key attributes (GSI2 is sparse: only totals have
+ * {@code gsi2pk}).
+ */
+enum Index {
+    /** The table itself: items by key, a movie's whole item collection, totals by a range of months. */
+    TABLE(null, TableModel.PK, TableModel.SK, ScalarAttributeType.S, false),
+    /** A movie's collection in credit order: directors, writers, the movie, then the cast top-billed first. */
+    LSI1("lsi1", TableModel.PK, TableModel.LSI1_SK, ScalarAttributeType.S, true),
+    /** Sparse: a month's totals by streams. */
+    GSI2("gsi2", TableModel.GSI2_PK, TableModel.STREAMS, ScalarAttributeType.N, false),
+    /**
+     * Overloaded: a person, then their credits by role, each role newest first. Not "gsi1": layout 1's
+     * gsi1 was the inversion of the table's keys, an index's keys cannot change, and DynamoDB Local
+     * cannot delete an index, so a migrated table may still hold it.
+     */
+    GSI3("gsi3", TableModel.GSI3_PK, TableModel.GSI3_SK, ScalarAttributeType.S, false);
+
+    private final String indexName;
+    private final String partitionKey;
+    private final String sortKey;
+    private final ScalarAttributeType sortType;
+    private final boolean local;
+
+    Index(String indexName, String partitionKey, String sortKey, ScalarAttributeType sortType, boolean local) {
+        this.indexName = indexName;
+        this.partitionKey = partitionKey;
+        this.sortKey = sortKey;
+        this.sortType = sortType;
+        this.local = local;
+    }
+
+    /** The name to query, or null for the table. */
+    String indexName() {
+        return indexName;
+    }
+
+    /** The index name, or "table". */
+    String label() {
+        return indexName == null ? "table" : indexName;
+    }
+
+    String partitionKey() {
+        return partitionKey;
+    }
+
+    String sortKey() {
+        return sortKey;
+    }
+
+    ScalarAttributeType sortType() {
+        return sortType;
+    }
+
+    boolean isLocal() {
+        return local;
+    }
+
+    /**
+     * The attributes of a LastEvaluatedKey on this index (its own keys, then the table's): what a cursor
+     * must carry to continue a page.
+     */
+    List<String> cursorAttributes() {
+        Set<String> attributes = new LinkedHashSet<>(List.of(partitionKey, sortKey, TableModel.PK, TableModel.SK));
+        return List.copyOf(attributes);
+    }
+}

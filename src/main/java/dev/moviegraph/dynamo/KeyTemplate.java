@@ -1,0 +1,100 @@
+package dev.moviegraph.dynamo;
+
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.PersonId;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A key value built from an item's attributes, written as it is documented: {@code mov#{movieId}},
+ * {@code movie#cast#{billing:pad}#{personId}}, {@code act#{movieYear:desc}#{movieTitle}#{movieId}}.
+ * Formats make numbers sort as keys must: {@code pad} writes 0001..9998 with 9999 for none (so unknown
+ * positions sort last); {@code desc} writes 9999 - value (so later years sort first) with 9999 for none
+ * (unknown years last).
+ */
+final class KeyTemplate {
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc))?}");
+    private static final int NONE = 9999;
+
+    private record Part(String literal, String attribute, String format) {
+    }
+
+    private final String text;
+    private final List<Part> parts = new ArrayList<>();
+
+    KeyTemplate(String text) {
+        this.text = text;
+        Matcher matcher = PLACEHOLDER.matcher(text);
+        int at = 0;
+        while (matcher.find()) {
+            if (matcher.start() > at) {
+                parts.add(new Part(text.substring(at, matcher.start()), null, null));
+            }
+            parts.add(new Part(null, matcher.group(1), matcher.group(2)));
+            at = matcher.end();
+        }
+        if (at < text.length()) {
+            parts.add(new Part(text.substring(at), null, null));
+        }
+    }
+
+    /** The template as written, e.g. {@code mov#{movieId}}. */
+    String text() {
+        return text;
+    }
+
+    /** The attributes the template reads. */
+    Set<String> attributes() {
+        Set<String> attributes = new LinkedHashSet<>();
+        parts.stream().filter(part -> part.attribute() != null).forEach(part -> attributes.add(part.attribute()));
+        return attributes;
+    }
+
+    /** The constant text before the first attribute: the key's type prefix ({@code mov#}). */
+    String prefix() {
+        return parts.isEmpty() || parts.get(0).literal() == null ? "" : parts.get(0).literal();
+    }
+
+    /** The key for these attribute values (domain values by attribute name). */
+    String render(Map<String, ?> values) {
+        StringBuilder key = new StringBuilder();
+        for (Part part : parts) {
+            if (part.literal() != null) {
+                key.append(part.literal());
+                continue;
+            }
+            Object value = values.get(part.attribute());
+            if (part.format() == null) {
+                if (value == null) {
+                    throw new IllegalArgumentException(text + " needs a value for " + part.attribute());
+                }
+                key.append(text(value));
+            } else {
+                int number = value == null ? NONE : ((Number) value).intValue();
+                key.append(String.format("%04d", part.format().equals("desc") && value != null ? NONE - number : number));
+            }
+        }
+        return key.toString();
+    }
+
+    private static String text(Object value) {
+        if (value instanceof MovieId movie) {
+            return movie.value();
+        }
+        if (value instanceof PersonId person) {
+            return person.value();
+        }
+        return value.toString();
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

@@ -1,0 +1,355 @@
+package dev.moviegraph.dynamo;
+
+import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Role;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.CreateGlobalSecondaryIndexAction;
+import software.amazon.awssdk.services.dynamodb.model.DeleteGlobalSecondaryIndexAction;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
+import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
+
+/**
+ * {@code moviegraph.jar migrate}: upgrades, in place, a table of layout 1 (what the gateway wrote up to
+ * commit e55db79) to {@link TableModel#LAYOUT_VERSION}. The only place the gateway Scans: parallel
+ * segments read every item once and rewrite the ones layout 1 wrote differently, through the model's
+ * own codecs, so a migrated item is byte for byte what the current gateway would have written:
+ * <ul>
+ * <li>an actor ({@code act#{actorId}}) becomes a person ({@code per#{personId}}, GSI3 keys): the new
+ *     item and the old one's delete go in one transaction, so a person is never lost or doubled;</li>
+ * <li>a cast item keeps its key and gains its GSI3 keys (role, year descending, title) and its new
+ *     credit order; {@code actorId}, {@code actorName}, {@code actorVersion} become {@code personId},
+ *     {@code personName}, {@code personVersion} (the name copy stays as true as it was);</li>
+ * <li>a movie's credit order key becomes the model's; totals, streams, checkpoints and markers are the
+ *     same in both layouts and are left alone, so every recorded stream stays known.</li>
+ * </ul>
+ * Then the model's person index (GSI3) is created and backfilled by DynamoDB, and only when it serves
+ * is the layout recorded; layout 1's gsi1 (keyed {@code (sk, pk)}) is deleted last where the engine can.
+ * Every step is idempotent and a run starts by recording "layout 1" when nothing is recorded, so a run cut short leaves a table servers still refuse, and running the
+ * command again finishes it.
+ */
+public final class LayoutMigration {
+    /** Layout 1's names, as commit e55db79 wrote them: read here and nowhere else. */
+    static final class Layout1 {
+        static final String ACTOR_TYPE = "actor";
+        static final String ACTOR_ID = "actorId";
+        static final String ACTOR_NAME = "actorName";
+        static final String ACTOR_VERSION = "actorVersion";
+        static final String BILLING = "billing";
+        /** Layout 1's GSI1: keyed (sk, pk), the inversion of the table's keys. */
+        static final String GSI1 = "gsi1";
+
+        private Layout1() {
+        }
+    }
+
+    /** What one run did. */
+    public record Summary(boolean alreadyCurrent, long scanned, long movies, long people, long credits, long millis) {
+    }
+
+    private static final int SEGMENTS = 8;
+    private static final Duration POLL = Duration.ofSeconds(2);
+
+    private final DynamoDbAsyncClient client;
+    private final String table;
+    private final Consumer<String> progress;
+    private final boolean dropLayout1Index;
+    private final AtomicLong scanned = new AtomicLong();
+    private final AtomicLong movies = new AtomicLong();
+    private final AtomicLong people = new AtomicLong();
+    private final AtomicLong credits = new AtomicLong();
+
+    /**
+     * {@code dropLayout1Index}: delete layout 1's gsi1 once the new index serves (on DynamoDB; DynamoDB
+     * Local fails to delete an index and leaves it "DELETING" for good, so there it stays, unused).
+     */
+    public LayoutMigration(DynamoDbAsyncClient client, String table, boolean dropLayout1Index, Consumer<String> progress) {
+        this.client = client;
+        this.table = table;
+        this.dropLayout1Index = dropLayout1Index;
+        this.progress = progress;
+    }
+
+    /** Migrates the table; returns at once when it is already in this layout. */
+    public Summary run() {
+        long started = System.nanoTime();
+        TableAdmin admin = new TableAdmin(client, table);
+        switch (admin.layout()) {
+            case CURRENT -> {
+                dropLayout1Index();
+                progress.accept("Table " + table + " already has layout " + TableModel.LAYOUT_VERSION + "; nothing to do");
+                return new Summary(true, 0, 0, 0, 0, 0);
+            }
+            case NEWER -> throw new IllegalStateException("Table " + table + " was written by a later layout than "
+                    + TableModel.LAYOUT_VERSION + "; this moviegraph cannot migrate it");
+            case NEW -> {
+                admin.recordLayout();
+                progress.accept("Table " + table + " holds nothing of an earlier layout; recorded layout "
+                        + TableModel.LAYOUT_VERSION);
+                return new Summary(true, 0, 0, 0, 0, 0);
+            }
+            case OLDER -> { }
+        }
+        // From here until the end, the table says "layout 1" whatever happens to this process.
+        client.putItem(PutItemRequest.builder().tableName(table)
+                .item(TableModel.META.encode(new TableModel.Meta(TableModel.LAYOUT, 1, null)))
+                .conditionExpression("attribute_not_exists(" + TableModel.PK + ")")
+                .build()).exceptionally(failure -> {
+                    if (failure.getCause() instanceof ConditionalCheckFailedException) {
+                        return null;
+                    }
+                    throw failure instanceof java.util.concurrent.CompletionException completion
+                            ? completion : new java.util.concurrent.CompletionException(failure);
+                }).join();
+        progress.accept("Migrating table " + table + " from layout 1 to layout " + TableModel.LAYOUT_VERSION
+                + ": scanning in " + SEGMENTS + " segments");
+        convertItems();
+        progress.accept(String.format("Items done: %,d scanned; %,d movies, %,d people, %,d credits rewritten",
+                scanned.get(), movies.get(), people.get(), credits.get()));
+        buildPersonIndex();
+        admin.recordLayout();
+        dropLayout1Index();
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        progress.accept(String.format("Table %s has layout %d (%,d ms)", table, TableModel.LAYOUT_VERSION, millis));
+        return new Summary(false, scanned.get(), movies.get(), people.get(), credits.get(), millis);
+    }
+
+    // ---- items
+
+    private void convertItems() {
+        ExecutorService segments = Executors.newFixedThreadPool(SEGMENTS, runnable -> {
+            Thread thread = new Thread(runnable, "moviegraph-migrate");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int segment = 0; segment < SEGMENTS; segment++) {
+                int which = segment;
+                running.add(segments.submit(() -> scanSegment(which)));
+            }
+            long lastReport = System.nanoTime();
+            for (Future<?> segment : running) {
+                while (true) {
+                    try {
+                        segment.get(POLL.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                        break;
+                    } catch (java.util.concurrent.TimeoutException stillRunning) {
+                        if (System.nanoTime() - lastReport >= POLL.toNanos()) {
+                            lastReport = System.nanoTime();
+                            progress.accept(String.format("  %,d items scanned; %,d movies, %,d people, %,d credits rewritten",
+                                    scanned.get(), movies.get(), people.get(), credits.get()));
+                        }
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Migration interrupted; run it again to finish", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        } finally {
+            segments.shutdownNow();
+        }
+    }
+
+    private void scanSegment(int segment) {
+        Map<String, AttributeValue> from = null;
+        do {
+            ScanRequest.Builder scan = ScanRequest.builder().tableName(table).segment(segment).totalSegments(SEGMENTS)
+                    .consistentRead(true);
+            if (from != null) {
+                scan.exclusiveStartKey(from);
+            }
+            ScanResponse page = client.scan(scan.build()).join();
+            scanned.addAndGet(page.count());
+            convert(page.items());
+            from = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (from != null);
+    }
+
+    /** Rewrites the items of one page that layout 1 wrote differently, and waits until they are written. */
+    private void convert(List<Map<String, AttributeValue>> items) {
+        List<Map<String, AttributeValue>> puts = new ArrayList<>();
+        List<CompletableFuture<?>> moves = new ArrayList<>();
+        for (Map<String, AttributeValue> item : items) {
+            String type = TableModel.type(item);
+            if (type.equals(Layout1.ACTOR_TYPE)) {
+                moves.add(movePerson(item));
+            } else if (TableModel.is(item, TableModel.MOVIE) && !isCurrent(item, TableModel.MOVIE)) {
+                puts.add(withVersion(TableModel.MOVIE.encode(TableModel.MOVIE.decode(item)), item));
+                movies.incrementAndGet();
+            } else if (TableModel.is(item, TableModel.CAST) && item.containsKey(Layout1.ACTOR_ID)) {
+                puts.add(castCredit(item));
+                credits.incrementAndGet();
+            }
+        }
+        moves.add(new Batches(client, table).putAll(puts, 4));
+        CompletableFuture.allOf(moves.toArray(CompletableFuture[]::new)).join();
+    }
+
+    /** Whether an item's keys are already what the model renders for it. */
+    private static <T extends Record> boolean isCurrent(Map<String, AttributeValue> item, Entity<T> entity) {
+        Map<String, AttributeValue> current = entity.encode(entity.decode(item));
+        return entity.keys().keySet().stream().allMatch(key -> current.get(key).equals(item.get(key)));
+    }
+
+    private CompletableFuture<?> movePerson(Map<String, AttributeValue> actor) {
+        Person person = new Person(PersonId.of(actor.get(Layout1.ACTOR_ID).s()), string(actor, "name"),
+                number(actor, "birthYear"), null);
+        Map<String, AttributeValue> personItem = withVersion(TableModel.PERSON.encode(person), actor);
+        // Both or neither: the old item goes only if it is still there, so a rerun never deletes twice.
+        TransactWriteItemsRequest move = TransactWriteItemsRequest.builder().transactItems(
+                TransactWriteItem.builder().put(put -> put.tableName(table).item(personItem)).build(),
+                TransactWriteItem.builder().delete(delete -> delete.tableName(table).key(TableModel.keyOf(actor))
+                        .conditionExpression("attribute_exists(" + TableModel.PK + ")")).build()).build();
+        return client.transactWriteItems(move).thenRun(people::incrementAndGet);
+    }
+
+    private static Map<String, AttributeValue> castCredit(Map<String, AttributeValue> cast) {
+        Credit credit = new Credit(MovieId.of(cast.get("movieId").s()), PersonId.of(cast.get(Layout1.ACTOR_ID).s()),
+                Role.CAST, string(cast, "movieTitle"), number(cast, "movieYear"), string(cast, Layout1.ACTOR_NAME),
+                cast.containsKey("characters") && cast.get("characters").hasL()
+                        ? cast.get("characters").l().stream().map(AttributeValue::s).toList() : List.of(),
+                number(cast, Layout1.BILLING));
+        Map<String, AttributeValue> item = new HashMap<>(TableModel.CAST.encode(credit));
+        for (Entity.Copy copy : TableModel.CAST.copies()) {
+            String old = copy.source() == TableModel.PERSON ? Layout1.ACTOR_VERSION : copy.versionAttribute();
+            if (cast.containsKey(old)) {
+                item.put(copy.versionAttribute(), cast.get(old));
+            }
+        }
+        return item;
+    }
+
+    private static Map<String, AttributeValue> withVersion(Map<String, AttributeValue> item, Map<String, AttributeValue> old) {
+        Map<String, AttributeValue> versioned = new HashMap<>(item);
+        if (old.containsKey(TableModel.VERSION)) {
+            versioned.put(TableModel.VERSION, old.get(TableModel.VERSION));
+        }
+        return versioned;
+    }
+
+    private static String string(Map<String, AttributeValue> item, String name) {
+        AttributeValue value = item.get(name);
+        return value == null ? null : value.s();
+    }
+
+    private static Integer number(Map<String, AttributeValue> item, String name) {
+        AttributeValue value = item.get(name);
+        return value == null || value.n() == null ? null : Integer.valueOf(value.n());
+    }
+
+    // ---- indexes
+
+    /**
+     * Creates the model's person index ({@link Index#GSI3}), which DynamoDB backfills from the rewritten
+     * items, waits until it serves, then deletes layout 1's inverted gsi1 when {@code dropLayout1Index}.
+     */
+    private void buildPersonIndex() {
+        String name = Index.GSI3.indexName();
+        while (true) {
+            TableDescription description = describe();
+            GlobalSecondaryIndexDescription index = globalIndex(description, name);
+            if (index == null) {
+                progress.accept("Creating index " + name + " on (" + Index.GSI3.partitionKey() + ", "
+                        + Index.GSI3.sortKey() + "); DynamoDB backfills it from the items");
+                createPersonIndex(description);
+            } else if (index.indexStatus() == IndexStatus.ACTIVE && !Boolean.TRUE.equals(index.backfilling())) {
+                return;
+            } else {
+                progress.accept("  index " + name + " is " + index.indexStatusAsString().toLowerCase()
+                        + (Boolean.TRUE.equals(index.backfilling()) ? ", backfilling" : ""));
+            }
+            sleep();
+        }
+    }
+
+    private void dropLayout1Index() {
+        GlobalSecondaryIndexDescription old = globalIndex(describe(), Layout1.GSI1);
+        if (old == null || old.indexStatus() == IndexStatus.DELETING) {
+            return;
+        }
+        if (!dropLayout1Index) {
+            progress.accept("Layout 1's index " + Layout1.GSI1 + " is left in place, unused (DynamoDB Local cannot"
+                    + " delete an index); on DynamoDB: aws dynamodb update-table --table-name " + table
+                    + " --global-secondary-index-updates '[{\"Delete\":{\"IndexName\":\"" + Layout1.GSI1 + "\"}}]'");
+            return;
+        }
+        progress.accept("Deleting layout 1's index " + Layout1.GSI1 + " (DynamoDB removes it in the background)");
+        client.updateTable(UpdateTableRequest.builder().tableName(table).globalSecondaryIndexUpdates(
+                GlobalSecondaryIndexUpdate.builder().delete(DeleteGlobalSecondaryIndexAction.builder()
+                        .indexName(Layout1.GSI1).build()).build()).build()).join();
+    }
+
+    private static GlobalSecondaryIndexDescription globalIndex(TableDescription description, String name) {
+        return !description.hasGlobalSecondaryIndexes() ? null : description.globalSecondaryIndexes().stream()
+                .filter(index -> index.indexName().equals(name)).findFirst().orElse(null);
+    }
+
+    private void createPersonIndex(TableDescription description) {
+        GlobalSecondaryIndex model = TableModel.createTableRequest(table).globalSecondaryIndexes().stream()
+                .filter(index -> index.indexName().equals(Index.GSI3.indexName())).findFirst().orElseThrow();
+        CreateGlobalSecondaryIndexAction.Builder create = CreateGlobalSecondaryIndexAction.builder()
+                .indexName(model.indexName()).keySchema(model.keySchema()).projection(model.projection());
+        boolean provisioned = description.billingModeSummary() != null
+                ? description.billingModeSummary().billingMode() == BillingMode.PROVISIONED
+                : description.provisionedThroughput() != null && description.provisionedThroughput().readCapacityUnits() != null
+                        && description.provisionedThroughput().readCapacityUnits() > 0;
+        if (provisioned) {
+            // A provisioned table's index needs capacity of its own: the table's is the best guess.
+            create.provisionedThroughput(ProvisionedThroughput.builder()
+                    .readCapacityUnits(description.provisionedThroughput().readCapacityUnits())
+                    .writeCapacityUnits(description.provisionedThroughput().writeCapacityUnits()).build());
+        }
+        List<AttributeDefinition> definitions = TableModel.createTableRequest(table).attributeDefinitions().stream()
+                .filter(definition -> List.of(Index.GSI3.partitionKey(), Index.GSI3.sortKey())
+                        .contains(definition.attributeName())).toList();
+        client.updateTable(UpdateTableRequest.builder().tableName(table).attributeDefinitions(definitions)
+                .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(create.build()).build())
+                .build()).join();
+    }
+
+    private TableDescription describe() {
+        return client.describeTable(DescribeTableRequest.builder().tableName(table).build()).join().table();
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(POLL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Migration interrupted; run it again to finish", e);
+        }
+    }
+}

@@ -1,0 +1,338 @@
+package dev.moviegraph.dynamo;
+
+import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.ItemRef;
+import dev.moviegraph.catalog.MonthlyStreams;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Records;
+import dev.moviegraph.catalog.Role;
+
+import java.time.Instant;
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+
+/**
+ * The single table, declared once: its key attributes, its indexes ({@link Index}) and every item type
+ * ({@link Entity}) with its key templates, attributes and copies. Every key prefix and every DynamoDB
+ * attribute name of the gateway is written here; keys, item codecs, access patterns ({@link Access}),
+ * cursors, read estimates, the table definition and docs/design.md's tables are derived from it.
+ *
+ * <p>A movie's item collection ({@code pk = mov#{movieId}}) holds the movie, its credits and its
+ * monthly totals. LSI1 orders it by credit: directors, writers, the movie, then the cast top-billed
+ * first, so a movie with its crew and a first cast page is one Query. GSI3 is overloaded: a person's
+ * partition holds the person, then their acting, directing and writing credits, each role newest first
+ * (the year is stored descending in the key), so a filmography page is one Query in the order users
+ * want. GSI2 is sparse: only totals carry {@code gsi2pk}, so a month's partition is its top list.
+ */
+public final class TableModel {
+    /** The layout this model writes; a table records it in its layout item. */
+    public static final int LAYOUT_VERSION = 2;
+
+    static final String PK = "pk";
+    static final String SK = "sk";
+    static final String LSI1_SK = "lsi1sk";
+    static final String GSI3_PK = "gsi3pk";
+    static final String GSI3_SK = "gsi3sk";
+    static final String GSI2_PK = "gsi2pk";
+    /** A total's count: a plain attribute that is also GSI2's sort key. */
+    static final String STREAMS = "streams";
+    /** Every item carries its type; items are decoded by it, never by key prefixes. */
+    static final String TYPE = "type";
+    /** Optimistic version of a movie or person item. */
+    static final String VERSION = "version";
+
+    /** An individual stream, in a partition of its own: reading a movie never reads its streams. */
+    public record StoredStream(String streamId, MovieId movieId, Instant at, YearMonth month, String movieTitle) {
+    }
+
+    /** The stream aggregator's position in one shard of the table's change stream (TOTALS=stream). */
+    public record Checkpoint(String shardId, String sequenceNumber, boolean closed) {
+    }
+
+    /** Facts about the table itself: its layout version, and markers of finished loads. */
+    public record Meta(String name, Integer layoutVersion, Instant loadedAt) {
+    }
+
+    static final Entity<Movie> MOVIE = Entity.of("movie", Movie.class)
+            .store("id", "movieId")
+            .key(PK, "mov#{movieId}").key(SK, "mov#{movieId}")
+            .key(LSI1_SK, "movie")
+            .versioned()
+            .estimatedBytes(256);
+
+    static final Entity<Person> PERSON = Entity.of("person", Person.class)
+            .store("id", "personId")
+            .key(PK, "per#{personId}").key(SK, "per#{personId}")
+            .key(GSI3_PK, "per#{personId}").key(GSI3_SK, "#person")
+            .versioned()
+            .estimatedBytes(256);
+
+    static final Entity<Credit> CAST = credit("cast", Role.CAST, "act", "movie#cast", "billing");
+    static final Entity<Credit> DIRECTOR = credit("director", Role.DIRECTOR, "dir", "crew#dir", "ordering");
+    static final Entity<Credit> WRITER = credit("writer", Role.WRITER, "wri", "crew#wri", "ordering");
+    /** The credits of every role, in the order of {@link Role}. */
+    static final List<Entity<Credit>> CREDITS = List.of(CAST, DIRECTOR, WRITER);
+
+    static final Entity<MonthlyStreams> TOTAL = Entity.of("total", MonthlyStreams.class)
+            .key(PK, "mov#{movieId}").key(SK, "tot#{month}")
+            .key(GSI2_PK, "month#{month}")
+            .copies(MOVIE, "movieVersion", "movieTitle", "title")
+            .estimatedBytes(256);
+
+    static final Entity<StoredStream> STREAM = Entity.of("stream", StoredStream.class)
+            .key(PK, "str#{streamId}").key(SK, "str#{streamId}")
+            .estimatedBytes(256);
+
+    static final Entity<Checkpoint> CHECKPOINT = Entity.of("checkpoint", Checkpoint.class)
+            .key(PK, "agg#checkpoints").key(SK, "shard#{shardId}");
+
+    static final Entity<Meta> META = Entity.of("meta", Meta.class)
+            .key(PK, "meta#{name}").key(SK, "meta#{name}");
+
+    static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS, List.of(TOTAL, STREAM, CHECKPOINT, META));
+
+    private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
+            .collect(Collectors.toMap(Entity::type, entity -> entity));
+
+    @SafeVarargs
+    private static List<Entity<?>> entities(List<? extends Entity<?>>... groups) {
+        List<Entity<?>> all = new ArrayList<>();
+        for (List<? extends Entity<?>> group : groups) {
+            all.addAll(group);
+        }
+        if (CREDITS.size() != Role.values().length
+                || CREDITS.stream().anyMatch(credit -> credit.constant("role") != Role.values()[CREDITS.indexOf(credit)])) {
+            throw new IllegalStateException("CREDITS must declare one credit entity per Role, in Role order");
+        }
+        return List.copyOf(all);
+    }
+
+    /** The name of the layout item among the {@link Meta} items. */
+    static final String LAYOUT = "layout";
+
+    private TableModel() {
+    }
+
+    /**
+     * A credit: in its movie's collection under {@code {code}#{personId}}, in LSI1 by credit order, and
+     * in GSI3 under its person by role, newest first, then title. Its movie title and year and the
+     * person's name are copies.
+     */
+    private static Entity<Credit> credit(String type, Role role, String code, String creditOrder, String position) {
+        Entity<Credit> credit = Entity.of(type, Credit.class)
+                .constant("role", role)
+                .store("position", position)
+                .key(PK, "mov#{movieId}").key(SK, code + "#{personId}")
+                .key(LSI1_SK, creditOrder + "#{" + position + ":pad}#{personId}")
+                .key(GSI3_PK, "per#{personId}").key(GSI3_SK, code + "#{movieYear:desc}#{movieTitle}#{movieId}")
+                .copies(MOVIE, "movieVersion", "movieTitle", "title", "movieYear", "year")
+                .copies(PERSON, "personVersion", "personName", "name")
+                .estimatedBytes(384);
+        return role == Role.CAST ? credit : credit.omit("characters");
+    }
+
+    /** The entity of the credits in {@code role}. */
+    static Entity<Credit> credits(Role role) {
+        return CREDITS.get(role.ordinal());
+    }
+
+    static String type(Map<String, AttributeValue> item) {
+        AttributeValue type = item.get(TYPE);
+        return type == null ? "" : type.s();
+    }
+
+    /** The entity an item belongs to, by its type attribute. */
+    static Entity<?> entityOf(Map<String, AttributeValue> item) {
+        Entity<?> entity = BY_TYPE.get(type(item));
+        if (entity == null) {
+            throw new IllegalStateException("Item of unknown type '" + type(item) + "' at " + item.get(PK) + "/" + item.get(SK));
+        }
+        return entity;
+    }
+
+    static boolean is(Map<String, AttributeValue> item, Entity<?> entity) {
+        return entity.type().equals(type(item));
+    }
+
+    /** Decodes any item by its type attribute. */
+    static Record decode(Map<String, AttributeValue> item) {
+        return entityOf(item).decode(item);
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T extends Record> Entity<T> entityFor(Class<T> type) {
+        List<Entity<?>> matching = ENTITIES.stream().filter(entity -> entity.recordType() == type).toList();
+        if (matching.size() != 1) {
+            throw new IllegalStateException("The table model has " + matching.size() + " item types for "
+                    + type.getSimpleName() + "; a reference needs exactly one");
+        }
+        return (Entity<T>) matching.get(0);
+    }
+
+    /** The primary key of the item a reference names. */
+    static Map<String, AttributeValue> key(ItemRef<?> ref) {
+        return entityFor(ref.type()).keyFromFields(Records.components((Record) ref));
+    }
+
+    static <T extends Record> Map<String, AttributeValue> encode(Entity<T> entity, T record) {
+        return entity.encode(record);
+    }
+
+    static Map<String, AttributeValue> key(String pk, String sk) {
+        return Map.of(PK, AttributeValue.fromS(pk), SK, AttributeValue.fromS(sk));
+    }
+
+    /** The primary key part of any item. */
+    static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item) {
+        return key(item.get(PK).s(), item.get(SK).s());
+    }
+
+    static Map<String, AttributeValue> movieKey(MovieId id) {
+        return MOVIE.key(Map.of("movieId", id));
+    }
+
+    static Map<String, AttributeValue> personKey(PersonId id) {
+        return PERSON.key(Map.of("personId", id));
+    }
+
+    static Map<String, AttributeValue> totalKey(MovieId id, YearMonth month) {
+        return TOTAL.key(Map.of("movieId", id, "month", month));
+    }
+
+    static Map<String, AttributeValue> creditKey(MovieId movie, PersonId person, Role role) {
+        return credits(role).key(Map.of("movieId", movie, "personId", person));
+    }
+
+    static Map<String, AttributeValue> streamKey(String streamId) {
+        return STREAM.key(Map.of("streamId", streamId));
+    }
+
+    static Map<String, AttributeValue> checkpointKey(String shardId) {
+        return CHECKPOINT.key(Map.of("shardId", shardId));
+    }
+
+    static Map<String, AttributeValue> metaKey(String name) {
+        return META.key(Map.of("name", name));
+    }
+
+    /** A key value of an entity's template for these attribute values (a partition to query, say). */
+    static String render(Entity<?> entity, String keyAttribute, Map<String, ?> values) {
+        return entity.template(keyAttribute).render(values);
+    }
+
+    /** The largest item estimates assume: every Query's estimate counts its items at this size. */
+    static int largestItemBytes() {
+        return ENTITIES.stream().mapToInt(Entity::estimatedBytes).max().orElseThrow();
+    }
+
+    /** The table with its indexes and a stream of new images, on-demand billing (no capacity to guess). */
+    public static CreateTableRequest createTableRequest(String tableName) {
+        Projection all = Projection.builder().projectionType(ProjectionType.ALL).build();
+        Map<String, ScalarAttributeType> attributes = new LinkedHashMap<>();
+        List<LocalSecondaryIndex> locals = new ArrayList<>();
+        List<GlobalSecondaryIndex> globals = new ArrayList<>();
+        for (Index index : Index.values()) {
+            attributes.putIfAbsent(index.partitionKey(), ScalarAttributeType.S);
+            attributes.putIfAbsent(index.sortKey(), index.sortType());
+            if (index == Index.TABLE) {
+                continue;
+            }
+            if (index.isLocal()) {
+                locals.add(LocalSecondaryIndex.builder().indexName(index.indexName())
+                        .keySchema(hash(index.partitionKey()), range(index.sortKey())).projection(all).build());
+            } else {
+                globals.add(GlobalSecondaryIndex.builder().indexName(index.indexName())
+                        .keySchema(hash(index.partitionKey()), range(index.sortKey())).projection(all).build());
+            }
+        }
+        return CreateTableRequest.builder()
+                .tableName(tableName)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(attributes.entrySet().stream().map(entry -> AttributeDefinition.builder()
+                        .attributeName(entry.getKey()).attributeType(entry.getValue()).build()).toList())
+                .keySchema(hash(PK), range(SK))
+                .localSecondaryIndexes(locals)
+                .globalSecondaryIndexes(globals)
+                // New images feed the stream aggregator (TOTALS=stream); unread, a stream costs nothing.
+                .streamSpecification(StreamSpecification.builder()
+                        .streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE).build())
+                .build();
+    }
+
+    static KeySchemaElement hash(String name) {
+        return KeySchemaElement.builder().attributeName(name).keyType(KeyType.HASH).build();
+    }
+
+    static KeySchemaElement range(String name) {
+        return KeySchemaElement.builder().attributeName(name).keyType(KeyType.RANGE).build();
+    }
+
+    // ---- docs/design.md
+
+    /** The item table of docs/design.md, derived from the declarations. */
+    public static String itemsTable() {
+        return itemsTable(ENTITIES);
+    }
+
+    static String itemsTable(List<Entity<?>> entities) {
+        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi2pk` | Attributes | Copies |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Entity<?> entity : entities) {
+            Set<String> copied = new LinkedHashSet<>();
+            entity.copies().forEach(copy -> copied.addAll(copy.attributes().keySet()));
+            List<String> own = new ArrayList<>(entity.attributes());
+            own.removeAll(copied);
+            if (entity.isVersioned()) {
+                own.add(VERSION);
+            }
+            List<String> copies = entity.copies().stream().map(copy -> copy.attributes().entrySet().stream()
+                    .map(e -> "`" + e.getKey() + "` = " + copy.source().type() + "." + e.getValue())
+                    .collect(Collectors.joining(", ")) + " (`" + copy.versionAttribute() + "`)").toList();
+            table.append("| ").append(entity.recordType().getSimpleName())
+                    .append(" | `").append(entity.type()).append('`');
+            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI2_PK)) {
+                KeyTemplate template = entity.template(key);
+                table.append(" | ").append(template == null ? "" : "`" + template.text() + "`");
+            }
+            table.append(" | ").append(own.stream().map(a -> "`" + a + "`").collect(Collectors.joining(", ")))
+                    .append(" | ").append(String.join("; ", copies)).append(" |\n");
+        }
+        return table.toString();
+    }
+
+    /** The access-pattern table of docs/design.md, derived from {@link Access}. */
+    public static String patternsTable() {
+        StringBuilder table = new StringBuilder("| Pattern | Serves | Operation | Index | Key template |\n")
+                .append("|---|---|---|---|---|\n");
+        for (Access access : Access.values()) {
+            table.append("| `").append(access.name()).append("` | ").append(access.serves())
+                    .append(" | ").append(access.operation()).append(" | ").append(access.indexLabel())
+                    .append(" | `").append(access.describe().keyTemplate().replace("|", "\\|")).append("` |\n");
+        }
+        return table.toString();
+    }
+
+}

@@ -1,0 +1,56 @@
+package dev.moviegraph.graphql;
+
+import dev.moviegraph.catalog.CatalogReader;
+
+import graphql.schema.GraphQLSchema;
+import graphql.schema.idl.SchemaGenerator;
+import graphql.schema.idl.SchemaParser;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+
+/**
+ * The executable schema, built once at start: schema.graphqls wired to the catalog's fetchers
+ * ({@link CatalogWiring}), then checked against the store's access patterns. A field bound to no read,
+ * or to one the store has no access pattern for, stops the start naming it, rather than failing on the
+ * first request that asks for it.
+ */
+final class GatewaySchema {
+    private final GraphQLSchema schema;
+
+    private GatewaySchema(GraphQLSchema schema) {
+        this.schema = schema;
+    }
+
+    /** The shipped schema.graphqls, checked against {@code catalog}. */
+    static GatewaySchema load(CatalogReader catalog, Clock clock) {
+        return of(shippedText(), catalog, clock);
+    }
+
+    /** Another schema text (tests extend the shipped one), checked against {@code catalog}. */
+    static GatewaySchema of(String schemaText, CatalogReader catalog, Clock clock) {
+        CatalogWiring wiring = new CatalogWiring(clock);
+        GraphQLSchema schema = new SchemaGenerator()
+                .makeExecutableSchema(new SchemaParser().parse(schemaText), wiring.runtimeWiring());
+        wiring.bindings().verify(schema, catalog.accessPatterns());
+        return new GatewaySchema(schema);
+    }
+
+    GraphQLSchema schema() {
+        return schema;
+    }
+
+    private static String shippedText() {
+        try (InputStream in = GatewaySchema.class.getResourceAsStream("/schema.graphqls")) {
+            if (in == null) {
+                throw new IllegalStateException("schema.graphqls is missing from the classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

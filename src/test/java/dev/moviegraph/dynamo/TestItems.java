@@ -1,0 +1,27 @@
+package dev.moviegraph.dynamo;
+
+import dev.moviegraph.catalog.Movie;
+
+import java.util.Map;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** Items as the table model writes them, for tests outside this package that script a fake DynamoDB. */
+public final class TestItems {
+    private TestItems() {
+    }
+
+    public static Map<String, AttributeValue> movie(Movie movie) {
+        return TableModel.MOVIE.encode(movie);
+    }
+
+    /** The table's layout item, recording this model's layout. */
+    public static Map<String, AttributeValue> currentLayout() {
+        return TableModel.META.encode(new TableModel.Meta(TableModel.LAYOUT, TableModel.LAYOUT_VERSION, null));
+    }
+
+    /** The key value that names the layout item in a request. */
+    public static String layoutKey() {
+        return TableModel.metaKey(TableModel.LAYOUT).get(TableModel.PK).s();
+    }
+}

@@ -1,0 +1,329 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.moviegraph.Moviegraph;
+import dev.moviegraph.cli.Migrate;
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.config.ConfigException;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.LayoutMigration;
+import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.support.GraphQLClient;
+import dev.moviegraph.support.Layout1Table;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+
+/**
+ * {@code migrate} upgrades a table the previous gateway (layout 1) wrote, in place: refused before,
+ * served after with the same movies, people, credits, totals and streams, copies true and filmographies
+ * newest first; a run cut off halfway is finished by running it again.
+ */
+class LayoutMigrationTest {
+    private static final String TABLE = "moviegraph";
+    /** Attributes layout 2 renders from the model and layout 1 did not have (or had otherwise). */
+    private static final Set<String> REKEYED = Set.of("lsi1sk", "gsi3pk", "gsi3sk");
+
+    /** The layout 1 table, loaded once; each test works on a copy of its database file. */
+    private static Path layoutOne;
+    private static List<Map<String, AttributeValue>> layoutOneItems;
+
+    private Path dataDir;
+
+    @BeforeAll
+    static void writeLayoutOneTable() throws IOException {
+        layoutOne = EmbeddedDynamo.scratchDirectory("moviegraph-layout1");
+        try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(layoutOne, false)) {
+            DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of());
+            try {
+                layoutOneItems = Layout1Table.create(client, TABLE);
+            } finally {
+                client.close();
+            }
+        }
+    }
+
+    @BeforeEach
+    void copyLayoutOneTable() throws IOException {
+        dataDir = EmbeddedDynamo.scratchDirectory("moviegraph-migrate");
+        try (Stream<Path> files = Files.list(layoutOne)) {
+            for (Path file : files.toList()) {
+                Files.copy(file, dataDir.resolve(file.getFileName()));
+            }
+        }
+    }
+
+    @AfterEach
+    void deleteCopy() throws IOException {
+        delete(dataDir);
+    }
+
+    @AfterAll
+    static void deleteLayoutOneTable() throws IOException {
+        delete(layoutOne);
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    private static Map<String, String> embeddedEnvironment(Path dataDir) {
+        return Map.of("DYNAMODB_DATA_DIR", dataDir.toString(), "PORT", "0");
+    }
+
+    /** The layout 1 table in {@code dataDir}, as a DYNAMODB_DATA_DIR user has it; returns its items. */
+    private static List<Map<String, AttributeValue>> layoutOneTable() {
+        return layoutOneItems;
+    }
+
+    @Test
+    void aServerRefusesALayoutOneTableSaysWhatToRunAndWritesNothing() {
+        List<Map<String, AttributeValue>> before = layoutOneTable();
+        AppConfig config = AppConfig.fromEnvironment(embeddedEnvironment(dataDir));
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> Moviegraph.start(config, List.of()));
+        assertTrue(refused.getMessage().contains("migrate"), refused.getMessage());
+        assertEquals(keys(before), keys(scanAll(dataDir)), "the refused server wrote nothing");
+    }
+
+    @Test
+    void migrateUpgradesTheDataDirInPlaceAndTheServerServesEqualData() {
+        List<Map<String, AttributeValue>> before = layoutOneTable();
+        ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+        LayoutMigration.Summary summary = Migrate.run(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)),
+                new PrintStream(terminal, true, StandardCharsets.UTF_8));
+        String printed = terminal.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("has layout 2"), printed);
+        assertEquals(count(before, "actor"), summary.people());
+        assertEquals(count(before, "cast"), summary.credits());
+        assertEquals(count(before, "movie"), summary.movies());
+
+        assertMigrated(before, scanAll(dataDir));
+        assertServed(before);
+
+        ByteArrayOutputStream again = new ByteArrayOutputStream();
+        assertTrue(Migrate.run(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)),
+                new PrintStream(again, true, StandardCharsets.UTF_8)).alreadyCurrent());
+        assertTrue(again.toString(StandardCharsets.UTF_8).contains("nothing to do"));
+    }
+
+    @Test
+    void aMigrationCutOffHalfwayIsRefusedByServersAndFinishedByRunningItAgain() {
+        List<Map<String, AttributeValue>> before = layoutOneTable();
+        try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(dataDir, false)) {
+            // The process dies after 60 writes: every later call fails, as if it had been killed.
+            DynamoDbAsyncClient dying = DynamoClients.create(dynamo.endpoint(), List.of(new DiesAfterWrites(60)));
+            try {
+                assertThrows(RuntimeException.class,
+                        () -> new LayoutMigration(dying, TABLE, false, line -> { }).run());
+            } finally {
+                dying.close();
+            }
+        }
+        List<Map<String, AttributeValue>> halfway = scanAll(dataDir);
+        assertTrue(count(halfway, "actor") > 0 && count(halfway, "person") > 0,
+                "cut off halfway: some actors moved, some not (" + count(halfway, "actor") + " left)");
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> Moviegraph.start(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)), List.of()));
+        assertTrue(refused.getMessage().contains("migrate"), refused.getMessage());
+
+        LayoutMigration.Summary rest = Migrate.run(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)),
+                System.out);
+        assertEquals(count(halfway, "actor"), rest.people(), "the second run moved only what the first had not");
+        assertMigrated(before, scanAll(dataDir));
+    }
+
+    @Test
+    void migrateWithTheEmbeddedEngineAndNoDataDirSaysWhatItNeeds() {
+        ConfigException refused = assertThrows(ConfigException.class, () -> Migrate.run(
+                AppConfig.fromEnvironment(Map.of()), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+        assertTrue(refused.getMessage().contains("DYNAMODB_DATA_DIR"), refused.getMessage());
+    }
+
+    // ---- what "migrated" means, item by item
+
+    /**
+     * Every layout 1 item is in the table with the same data: movies, totals, streams, checkpoints and
+     * markers unchanged but for the credit-order key; each actor a person under per#; each cast item
+     * with its person attributes renamed; every credit's copies equal to their sources.
+     */
+    private static void assertMigrated(List<Map<String, AttributeValue>> before, List<Map<String, AttributeValue>> after) {
+        Map<String, Map<String, AttributeValue>> byKey = new HashMap<>();
+        after.forEach(item -> byKey.put(item.get("pk").s() + "|" + item.get("sk").s(), item));
+        assertEquals(0, count(after, "actor"), "no actor item is left");
+        assertEquals(before.size() + (hasLayoutItem(before) ? 0 : 1), after.size(), "one new item: the layout");
+        for (Map<String, AttributeValue> old : before) {
+            String type = old.get("type").s();
+            Map<String, AttributeValue> expected = new HashMap<>(old);
+            String key = old.get("pk").s() + "|" + old.get("sk").s();
+            if (type.equals("actor")) {
+                String id = old.get("actorId").s();
+                expected.put("type", AttributeValue.fromS("person"));
+                expected.put("personId", expected.remove("actorId"));
+                key = "per#" + id + "|per#" + id;
+                expected.put("pk", AttributeValue.fromS("per#" + id));
+                expected.put("sk", AttributeValue.fromS("per#" + id));
+            } else if (type.equals("cast")) {
+                expected.put("personId", expected.remove("actorId"));
+                expected.put("personName", expected.remove("actorName"));
+                if (expected.containsKey("actorVersion")) {
+                    expected.put("personVersion", expected.remove("actorVersion"));
+                }
+            }
+            Map<String, AttributeValue> migrated = byKey.get(key);
+            assertNotNull(migrated, "migrated item at " + key);
+            assertEquals(withoutKeysOfLayout2(expected), withoutKeysOfLayout2(migrated), "item at " + key);
+            if (type.equals("cast") || type.equals("actor")) {
+                assertTrue(migrated.containsKey("gsi3pk") && migrated.containsKey("gsi3sk"), "GSI3 keys at " + key);
+            }
+        }
+        for (Map<String, AttributeValue> credit : after) {
+            if (credit.get("type").s().equals("cast")) {
+                Map<String, AttributeValue> movie = byKey.get(credit.get("pk").s() + "|" + credit.get("pk").s());
+                String person = "per#" + credit.get("personId").s();
+                assertEquals(movie.get("title"), credit.get("movieTitle"), "movie title copy at " + credit.get("pk"));
+                assertEquals(movie.get("year"), credit.get("movieYear"));
+                assertEquals(byKey.get(person + "|" + person).get("name"), credit.get("personName"),
+                        "person name copy of " + person);
+            }
+        }
+    }
+
+    private static Map<String, AttributeValue> withoutKeysOfLayout2(Map<String, AttributeValue> item) {
+        Map<String, AttributeValue> rest = new HashMap<>(item);
+        REKEYED.forEach(rest::remove);
+        return rest;
+    }
+
+    // ---- what "served" means, through the new server
+
+    private void assertServed(List<Map<String, AttributeValue>> before) {
+        try (Moviegraph server = Moviegraph.start(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)), List.of())) {
+            GraphQLClient graphql = new GraphQLClient(server.port());
+            // Filmographies newest first, and complete: the people with the most credits.
+            Map<String, Long> creditsByActor = before.stream().filter(item -> item.get("type").s().equals("cast"))
+                    .collect(Collectors.groupingBy(item -> item.get("actorId").s(), Collectors.counting()));
+            List<String> busiest = creditsByActor.entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(5).map(Map.Entry::getKey).toList();
+            for (String id : busiest) {
+                JsonNode movies = graphql.query("query($id: ID!) { person(id: $id) { name movies(first: 100) { edges { node {"
+                        + " movie { id year } } } } } }", Map.of("id", id)).data().path("person").path("movies").path("edges");
+                assertEquals(creditsByActor.get(id).intValue(), movies.size(), "filmography of " + id);
+                int previous = Integer.MAX_VALUE;
+                for (JsonNode edge : movies) {
+                    JsonNode year = edge.path("node").path("movie").path("year");
+                    int current = year.isNull() ? Integer.MIN_VALUE : year.asInt();
+                    assertTrue(current <= previous, "newest first in the filmography of " + id);
+                    previous = current;
+                }
+            }
+            // Every recorded stream is still known: a retry is not counted again.
+            List<Map<String, AttributeValue>> streams = before.stream()
+                    .filter(item -> item.get("type").s().equals("stream")).toList();
+            assertFalse(streams.isEmpty(), "the fixture has streams");
+            for (Map<String, AttributeValue> stream : streams) {
+                JsonNode receipt = graphql.post(GraphQLClient.body("mutation($in: StreamInput!) { recordStream(input: $in)"
+                                + " { counted } }", Map.of("in", Map.of("movieId", stream.get("movieId").s(),
+                                "streamId", stream.get("streamId").s(), "at", stream.get("at").s()))),
+                        "application/json", "application/json").body();
+                assertFalse(receipt.path("data").path("recordStream").path("counted").asBoolean(true),
+                        "retry of " + stream.get("streamId").s() + ": " + receipt);
+            }
+        }
+    }
+
+    // ---- helpers
+
+    private static boolean hasLayoutItem(List<Map<String, AttributeValue>> items) {
+        return items.stream().anyMatch(item -> item.get("pk").s().equals("meta#layout"));
+    }
+
+    private static long count(List<Map<String, AttributeValue>> items, String type) {
+        return items.stream().filter(item -> item.get("type").s().equals(type)).count();
+    }
+
+    private static Set<String> keys(List<Map<String, AttributeValue>> items) {
+        Set<String> keys = new HashSet<>();
+        items.forEach(item -> keys.add(item.get("pk").s() + "|" + item.get("sk").s()));
+        return keys;
+    }
+
+    private static List<Map<String, AttributeValue>> scanAll(Path dataDir) {
+        try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(dataDir, false)) {
+            DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of());
+            try {
+                List<Map<String, AttributeValue>> items = new ArrayList<>();
+                Map<String, AttributeValue> from = null;
+                do {
+                    ScanRequest.Builder scan = ScanRequest.builder().tableName(TABLE);
+                    if (from != null) {
+                        scan.exclusiveStartKey(from);
+                    }
+                    ScanResponse page = client.scan(scan.build()).join();
+                    items.addAll(page.items());
+                    from = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+                } while (from != null);
+                return items;
+            } finally {
+                client.close();
+            }
+        }
+    }
+
+    /** Fails every call after the given number of writes, as a killed process would stop making them. */
+    private static final class DiesAfterWrites implements ExecutionInterceptor {
+        private final int writes;
+        private final AtomicInteger seen = new AtomicInteger();
+
+        DiesAfterWrites(int writes) {
+            this.writes = writes;
+        }
+
+        @Override
+        public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+            boolean write = context.request() instanceof BatchWriteItemRequest
+                    || context.request() instanceof TransactWriteItemsRequest;
+            if (seen.get() >= writes || write && seen.incrementAndGet() > writes) {
+                throw new IllegalStateException("killed");
+            }
+        }
+    }
+}
