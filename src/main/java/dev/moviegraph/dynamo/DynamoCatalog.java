@@ -135,8 +135,9 @@ public final class DynamoCatalog implements CatalogReader {
         Map<Part, Slice> parts = read.parts();
         Slice cast = parts.get(Part.CAST);
         Slice totals = parts.get(Part.TOTALS);
+        // The crew: every credit part but the cast (they all sort before the movie item in LSI1).
         Set<Part> crew = new HashSet<>(parts.keySet());
-        crew.retainAll(Set.of(Part.DIRECTORS, Part.WRITERS));
+        crew.removeIf(part -> !part.isCredits() || part == Part.CAST);
         int crewItems = crew.isEmpty() ? 0 : Slice.ALL_ESTIMATE;
         if (totals != null && (cast != null || !crew.isEmpty())) {
             // the whole collection: every item is read, as many cast items as asked for at least
