@@ -25,14 +25,13 @@ public final class SkipCounts {
     }
 
     public void add(Skip skip) {
-        long before = counts.getAndIncrement(skip.reason().ordinal());
-        // Only the first few of a reason take the lock; the rest are one atomic increment.
-        if (before < EXAMPLES) {
+        // The increment hands each skip a distinct rank, so exactly the first EXAMPLES of a reason are
+        // kept and only they take the lock; the rest cost one atomic increment.
+        long rank = counts.getAndIncrement(skip.reason().ordinal());
+        if (rank < EXAMPLES) {
             List<Skip> kept = examples.get(skip.reason());
             synchronized (kept) {
-                if (kept.size() < EXAMPLES) {
-                    kept.add(skip);
-                }
+                kept.add(skip);
             }
         }
     }
