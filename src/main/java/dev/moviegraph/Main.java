@@ -2,6 +2,7 @@ package dev.moviegraph;
 
 import dev.moviegraph.cli.Aggregate;
 import dev.moviegraph.cli.Benchmark;
+import dev.moviegraph.cli.Import;
 import dev.moviegraph.cli.Migrate;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.config.ConfigException;
@@ -25,7 +26,8 @@ import sun.misc.Signal;
  * Entry point: with no arguments, reads the environment, starts the server and stops it cleanly on
  * SIGTERM (see {@link Moviegraph#close()}), then exits 0; {@code aggregate} runs the stream aggregator
  * alone ({@link Aggregate}); {@code migrate} upgrades the table to this layout ({@link Migrate});
- * {@code benchmark [options]} runs {@link Benchmark}. A server or aggregator that
+ * {@code import DIR [options]} imports IMDb's datasets ({@link Import}); {@code benchmark [options]} runs
+ * {@link Benchmark}. A server or aggregator that
  * cannot start prints one line on stderr and exits 2 for its configuration (a bad variable, or
  * DYNAMODB_ENDPOINT=aws with no region or credentials), 1 for anything else (the stack trace is logged
  * at debug level).
@@ -42,10 +44,11 @@ public final class Main {
             Benchmark.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
-        if (args.length > 1 || args.length == 1 && !args[0].equals("aggregate") && !args[0].equals("migrate")) {
+        boolean importing = args.length > 0 && args[0].equals("import");
+        if (!importing && (args.length > 1 || args.length == 1 && !args[0].equals("aggregate") && !args[0].equals("migrate"))) {
             // A mistyped command must not quietly start a server instead.
             System.err.println("unknown command '" + String.join(" ", args)
-                    + "'; usage: moviegraph.jar [aggregate | migrate | benchmark [load] [options]]");
+                    + "'; usage: moviegraph.jar [aggregate | migrate | import DIR [options] | benchmark [load] [options]]");
             System.exit(2);
             return;
         }
@@ -59,6 +62,12 @@ public final class Main {
         }
         Moviegraph server;
         try {
+            if (importing) {
+                Import.run(config, Arrays.asList(args).subList(1, args.length), System.out);
+                // DynamoDB Local leaves a non-daemon thread behind after it stops.
+                System.exit(0);
+                return;
+            }
             if (args.length == 1 && args[0].equals("migrate")) {
                 Migrate.run(config, System.out);
                 // DynamoDB Local leaves a non-daemon thread behind after it stops.
@@ -78,8 +87,8 @@ public final class Main {
         } catch (RuntimeException | LinkageError e) {
             // An operator reads one line saying what failed; the stack trace is for debugging only.
             LOG.debug("Start-up failed", e);
-            System.err.println(args.length == 1 && args[0].equals("migrate")
-                    ? "migrate stopped: " + oneLine(e) + " (running it again continues where it stopped)"
+            System.err.println(args.length >= 1 && (args[0].equals("migrate") || importing)
+                    ? args[0] + " stopped: " + oneLine(e) + " (running it again continues where it stopped)"
                     : "moviegraph did not start: " + oneLine(e));
             System.exit(1);
             return;

@@ -39,6 +39,13 @@ public final class BulkLoader {
                 .join().hasItem();
     }
 
+    /** Whether an import (ImportCheckpoint) wrote into the table: then it holds a catalog of its own. */
+    public boolean holdsImport(String name) {
+        return client.getItem(GetItemRequest.builder().tableName(table).key(TableModel.IMPORT.key(Map.of("name", name)))
+                        .overrideConfiguration(TableAdmin.STARTUP).build())
+                .join().hasItem();
+    }
+
     /** Writes every item, then the marker; returns the number of items written. */
     public int load(String marker, List<Movie> movies, List<Person> people, List<Credit> credits,
                     List<MonthlyStreams> totals) {

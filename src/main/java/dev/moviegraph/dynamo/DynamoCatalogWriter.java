@@ -75,9 +75,10 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     }
 
     @Override
-    public CompletableFuture<Movie> putMovie(Movie movie, CallContext context) {
+    public CompletableFuture<Movie> putMovie(Movie given, CallContext context) {
         return optimistically(() -> {
-            Map<String, AttributeValue> current = getConsistent(context, TableModel.movieKey(movie.id()));
+            Map<String, AttributeValue> current = getConsistent(context, TableModel.movieKey(given.id()));
+            Movie movie = current == null || current.isEmpty() ? given : given.withRatingOf(TableModel.MOVIE.decode(current));
             long next = version(current) + 1;
             Map<String, AttributeValue> item = new HashMap<>(TableModel.MOVIE.encode(movie));
             item.put(TableModel.VERSION, number(next));
@@ -92,9 +93,11 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     }
 
     @Override
-    public CompletableFuture<Person> putPerson(Person person, CallContext context) {
+    public CompletableFuture<Person> putPerson(Person given, CallContext context) {
         return optimistically(() -> {
-            Map<String, AttributeValue> current = getConsistent(context, TableModel.personKey(person.id()));
+            Map<String, AttributeValue> current = getConsistent(context, TableModel.personKey(given.id()));
+            Person person = current == null || current.isEmpty() ? given
+                    : given.withProfessionsOf(TableModel.PERSON.decode(current));
             long next = version(current) + 1;
             Map<String, AttributeValue> item = new HashMap<>(TableModel.PERSON.encode(person));
             item.put(TableModel.VERSION, number(next));

@@ -173,7 +173,10 @@ final class Entity<T extends Record> {
         return values;
     }
 
-    /** The whole item: type, keys and attributes (none for null values). */
+    /**
+     * The whole item: type, keys and attributes; none for null values or empty lists (read back as
+     * empty), so an item without genres or professions costs nothing for them.
+     */
     Map<String, AttributeValue> encode(T record) {
         Map<String, Object> values = values(record);
         Map<String, AttributeValue> item = new HashMap<>();
@@ -232,6 +235,9 @@ final class Entity<T extends Record> {
             return AttributeValue.fromS(person.value());
         }
         if (value instanceof List<?> list) {
+            if (list.isEmpty()) {
+                return null;
+            }
             return AttributeValue.fromL(list.stream().map(element -> AttributeValue.fromS((String) element)).toList());
         }
         if (value instanceof LocalDate || value instanceof YearMonth || value instanceof Instant) {
@@ -255,6 +261,9 @@ final class Entity<T extends Record> {
         }
         if (type == Long.class || type == long.class) {
             return Long.valueOf(value.n());
+        }
+        if (type == Double.class || type == double.class) {
+            return Double.valueOf(value.n());
         }
         if (type == Boolean.class || type == boolean.class) {
             return value.bool();

@@ -16,11 +16,14 @@ import java.util.regex.Pattern;
  * {@code movie#cast#{billing:pad}#{personId}}, {@code act#{movieYear:desc}#{movieTitle}#{movieId}}.
  * Formats make numbers sort as keys must: {@code pad} writes 0001..9998 with 9999 for none (so unknown
  * positions sort last); {@code desc} writes 9999 - value (so later years sort first) with 9999 for none
- * (unknown years last).
+ * (unknown years last); {@code short} keeps the first {@value #SHORT} characters of a text, so a key stays
+ * far below DynamoDB's 1,024-byte sort-key limit whatever the title (IMDb has titles of several hundred
+ * characters): the key only orders, the item keeps the whole text, and the id after it keeps it unique.
  */
 final class KeyTemplate {
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc))?}");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc|short))?}");
     private static final int NONE = 9999;
+    static final int SHORT = 100;
 
     private record Part(String literal, String attribute, String format) {
     }
@@ -70,11 +73,13 @@ final class KeyTemplate {
                 continue;
             }
             Object value = values.get(part.attribute());
-            if (part.format() == null) {
+            if (part.format() == null || part.format().equals("short")) {
                 if (value == null) {
                     throw new IllegalArgumentException(text + " needs a value for " + part.attribute());
                 }
-                key.append(text(value));
+                String whole = text(value);
+                key.append(part.format() == null || whole.codePointCount(0, whole.length()) <= SHORT ? whole
+                        : whole.substring(0, whole.offsetByCodePoints(0, SHORT)));
             } else {
                 int number = value == null ? NONE : ((Number) value).intValue();
                 key.append(String.format("%04d", part.format().equals("desc") && value != null ? NONE - number : number));

@@ -1,6 +1,7 @@
 package dev.moviegraph.dynamo;
 
 import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.catalog.ItemRef;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
@@ -112,7 +113,10 @@ public final class TableModel {
     static final Entity<Meta> META = Entity.of("meta", Meta.class)
             .key(PK, "meta#{name}").key(SK, "meta#{name}");
 
-    static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS, List.of(TOTAL, STREAM, CHECKPOINT, META));
+    static final Entity<ImportCheckpoint> IMPORT = Entity.of("import", ImportCheckpoint.class)
+            .key(PK, "imp#{name}").key(SK, "imp#{name}");
+
+    static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS, List.of(TOTAL, STREAM, CHECKPOINT, META, IMPORT));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));
@@ -147,7 +151,7 @@ public final class TableModel {
                 .store("position", position)
                 .key(PK, "mov#{movieId}").key(SK, code + "#{personId}")
                 .key(LSI1_SK, creditOrder + "#{" + position + ":pad}#{personId}")
-                .key(GSI3_PK, "per#{personId}").key(GSI3_SK, code + "#{movieYear:desc}#{movieTitle}#{movieId}")
+                .key(GSI3_PK, "per#{personId}").key(GSI3_SK, code + "#{movieYear:desc}#{movieTitle:short}#{movieId}")
                 .copies(MOVIE, "movieVersion", "movieTitle", "title", "movieYear", "year")
                 .copies(PERSON, "personVersion", "personName", "name")
                 .estimatedBytes(384);

@@ -94,6 +94,8 @@ final class CatalogWiring {
         field("Movie", "releaseDate", BY_KEY, movieField(Movie::releaseDate, null, false));
         field("Movie", "genres", BY_KEY, movieField(Movie::genres, null, false));
         field("Movie", "runtimeMinutes", BY_KEY, movieField(Movie::runtimeMinutes, null, false));
+        field("Movie", "averageRating", BY_KEY, movieField(Movie::averageRating, null, false));
+        field("Movie", "numVotes", BY_KEY, movieField(Movie::numVotes, null, false));
         for (ListField list : MOVIE_LISTS) {
             field("Movie", list.field(), Set.of(CatalogAccess.MOVIE_COLLECTION), env -> movieList(env, list));
         }
@@ -103,6 +105,7 @@ final class CatalogWiring {
             field(type, "name", BY_KEY, personField(Person::name, true));
             field(type, "birthYear", BY_KEY, personField(Person::birthYear, false));
             field(type, "deathYear", BY_KEY, personField(Person::deathYear, false));
+            field(type, "professions", BY_KEY, personField(Person::professions, false));
             for (ListField list : PERSON_LISTS) {
                 field(type, list.field(), Set.of(CatalogAccess.PERSON_CREDITS), env -> personList(env, list));
             }

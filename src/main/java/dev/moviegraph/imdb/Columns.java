@@ -15,7 +15,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 final class Columns {
     static final String NULL = "\\N";
-    static final int MIN_YEAR = 1800;
+    /**
+     * Any four-digit year from 0001: name.basics has real people born long before cinema (Shakespeare,
+     * 1564), whom a narrower range would drop with every credit that names them.
+     */
+    static final int MIN_YEAR = 1;
     static final int MAX_YEAR = 2100;
     private static final int SHOWN_CHARS = 40;
     /** Trailing tokens are an error: {@code ["a"] x} is not an array of strings. */

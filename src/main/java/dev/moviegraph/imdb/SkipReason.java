@@ -15,5 +15,9 @@ public enum SkipReason {
     /** A column every kept row needs (a title's type and primary title, a person's name) is {@code \N} or empty. */
     MISSING_REQUIRED,
     /** A line longer than the reader's limit: dropped unread so that one broken line cannot exhaust memory. */
-    LINE_TOO_LONG
+    LINE_TOO_LONG,
+    /** A principal or crew entry naming a person that name.basics does not have: the credit is left out. */
+    UNKNOWN_PERSON,
+    /** A second cast row of the same person in the same title: the first, best billed, is kept. */
+    DUPLICATE
 }

@@ -1,5 +1,6 @@
 package dev.moviegraph.local;
 
+import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.dynamo.BulkLoader;
 
 import org.slf4j.Logger;
@@ -20,6 +21,11 @@ public final class SampleLoader {
     public int loadIfMissing() {
         if (loader.isLoaded(MARKER)) {
             LOG.info("Sample catalog already loaded");
+            return 0;
+        }
+        if (loader.holdsImport(ImportCheckpoint.IMDB)) {
+            // An imported catalog is the user's own: the sample is never mixed into it.
+            LOG.info("The table holds an IMDb import; the sample catalog is not loaded");
             return 0;
         }
         long start = System.nanoTime();

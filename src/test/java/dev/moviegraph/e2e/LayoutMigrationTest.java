@@ -227,9 +227,11 @@ class LayoutMigrationTest {
         }
     }
 
+    /** Without the keys layout 2 renders, and without empty lists: to the model, absent and empty are one. */
     private static Map<String, AttributeValue> withoutKeysOfLayout2(Map<String, AttributeValue> item) {
         Map<String, AttributeValue> rest = new HashMap<>(item);
         REKEYED.forEach(rest::remove);
+        rest.values().removeIf(value -> value.hasL() && value.l().isEmpty());
         return rest;
     }
 

@@ -106,7 +106,7 @@ class TitleBasicsParserTest {
                 Arguments.of(with(4, "2"), SkipReason.BAD_NUMBER, "isAdult \"2\""),
                 Arguments.of(with(4, N), SkipReason.BAD_NUMBER, "isAdult"),
                 Arguments.of(with(5, "19x4"), SkipReason.BAD_NUMBER, "startYear \"19x4\""),
-                Arguments.of(with(5, "1799"), SkipReason.BAD_NUMBER, "startYear"),
+                Arguments.of(with(5, "0000"), SkipReason.BAD_NUMBER, "startYear"),
                 Arguments.of(with(5, "2101"), SkipReason.BAD_NUMBER, "startYear"),
                 Arguments.of(with(5, "994"), SkipReason.BAD_NUMBER, "startYear"),
                 Arguments.of(with(5, "01994"), SkipReason.BAD_NUMBER, "startYear"),

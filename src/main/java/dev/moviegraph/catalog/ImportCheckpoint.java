@@ -1,0 +1,11 @@
+package dev.moviegraph.catalog;
+
+/**
+ * How far an import got, kept in the table so a killed import goes on where it stopped: the arguments
+ * and files it ran with, the phase it was in, and the last line of that phase's file whose items are
+ * all written. {@code done} once everything is written.
+ */
+public record ImportCheckpoint(String name, String arguments, String phase, long line, boolean done) {
+    /** The checkpoint of the IMDb import. */
+    public static final String IMDB = "imdb";
+}

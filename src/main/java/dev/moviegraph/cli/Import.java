@@ -1,0 +1,117 @@
+package dev.moviegraph.cli;
+
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.config.ConfigException;
+import dev.moviegraph.dynamo.DynamoCatalogImport;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.imdb.ImdbImport;
+import dev.moviegraph.local.EmbeddedDynamo;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+/**
+ * {@code moviegraph.jar import DIR [--title-types movie,tvMovie] [--include-adult] [--min-votes N]}:
+ * imports IMDb's datasets from DIR into the table the usual variables name (DYNAMODB_ENDPOINT,
+ * TABLE_NAME, CREATE_TABLE; DYNAMODB_DATA_DIR for the embedded engine), so that the server then serves
+ * them. Killed, it goes on where it stopped when run again with the same arguments.
+ */
+public final class Import {
+    private static final int PARALLEL_WRITES = 16;
+    static final String USAGE = "usage: moviegraph.jar import DIR [--title-types movie,tvMovie] [--include-adult]"
+            + " [--min-votes N]";
+
+    private Import() {
+    }
+
+    /** The options of the command line; a bad one is a ConfigException that names it. */
+    public static ImdbImport.Options options(List<String> args) {
+        if (args.isEmpty() || args.get(0).startsWith("--")) {
+            throw new ConfigException("import needs the folder of IMDb's files; " + USAGE);
+        }
+        Path dir = Path.of(args.get(0));
+        if (!Files.isDirectory(dir)) {
+            throw new ConfigException("import: " + dir + " is not a folder; " + USAGE);
+        }
+        Set<String> types = Set.of("movie");
+        boolean adult = false;
+        int minVotes = 0;
+        for (int i = 1; i < args.size(); i++) {
+            String arg = args.get(i);
+            switch (arg) {
+                case "--include-adult" -> adult = true;
+                case "--title-types" -> {
+                    String value = value(args, ++i, arg);
+                    types = new LinkedHashSet<>(Arrays.stream(value.split(",")).map(String::strip)
+                            .filter(type -> !type.isEmpty()).toList());
+                    if (types.isEmpty()) {
+                        throw new ConfigException("import: --title-types needs at least one type; " + USAGE);
+                    }
+                }
+                case "--min-votes" -> {
+                    String value = value(args, ++i, arg);
+                    try {
+                        minVotes = Integer.parseInt(value);
+                    } catch (NumberFormatException e) {
+                        minVotes = -1;
+                    }
+                    if (minVotes < 0) {
+                        throw new ConfigException("import: --min-votes must be a whole number >= 0, not '" + value + "'");
+                    }
+                }
+                default -> throw new ConfigException("import: unknown option '" + arg + "'; " + USAGE);
+            }
+        }
+        return new ImdbImport.Options(dir, types, adult, minVotes);
+    }
+
+    private static String value(List<String> args, int index, String option) {
+        if (index >= args.size()) {
+            throw new ConfigException("import: " + option + " needs a value; " + USAGE);
+        }
+        return args.get(index);
+    }
+
+    public static ImdbImport.Summary run(AppConfig config, List<String> args, PrintStream out) {
+        ImdbImport.Options options = options(args);
+        EmbeddedDynamo embedded = null;
+        URI endpoint = null;
+        if (config.endpoint() instanceof AppConfig.Endpoint.Embedded) {
+            if (config.dataDir() == null) {
+                throw new ConfigException("import writes into a table that outlives the process: set DYNAMODB_DATA_DIR"
+                        + " (the embedded engine's data folder, which the server then serves) or DYNAMODB_ENDPOINT");
+            }
+            embedded = EmbeddedDynamo.persistent(config.dataDir(), false);
+            endpoint = embedded.endpoint();
+        } else if (config.endpoint() instanceof AppConfig.Endpoint.Url url) {
+            endpoint = url.uri();
+        }
+        DynamoDbAsyncClient client = DynamoClients.create(endpoint, List.of());
+        try {
+            TableAdmin admin = new TableAdmin(client, config.tableName());
+            if (config.createTable()) {
+                admin.ensureTable();
+            } else if (!admin.exists()) {
+                throw new IllegalStateException("Table " + config.tableName()
+                        + " does not exist; create it or set CREATE_TABLE=true");
+            }
+            admin.requireLayout();
+            return new ImdbImport(options, new DynamoCatalogImport(client, config.tableName(), PARALLEL_WRITES),
+                    out::println, System.console() != null).run();
+        } finally {
+            client.close();
+            if (embedded != null) {
+                embedded.close();
+            }
+        }
+    }
+}

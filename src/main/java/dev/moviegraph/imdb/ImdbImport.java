@@ -1,0 +1,412 @@
+package dev.moviegraph.imdb;
+
+import dev.moviegraph.catalog.CatalogImport;
+import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.ImportCheckpoint;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Role;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Imports IMDb's datasets, as published, into the catalog through {@link CatalogImport}. The files are
+ * streamed; what is held in memory is bounded by the titles and people kept, never by the file sizes:
+ * the ids of candidate titles, the kept titles' title and year (for the copies credits carry), the kept
+ * people's names, and the crew of the kept titles.
+ *
+ * <p>Phases, each a pass over one file: {@code titles} (title.basics: the candidate ids), {@code ratings}
+ * (title.ratings: ratings of the candidates, and the {@code --min-votes} filter), {@code movies}
+ * (title.basics again: the movie items), {@code referenced} (title.principals and title.crew: who the
+ * kept titles credit, and their crew), {@code people} (name.basics: the person items), {@code cast}
+ * (title.principals again: cast credits) and {@code crew} (director and writer credits). People are
+ * written before any credit and movies before people, so every copy a credit carries is read from the
+ * same import and is true at the end, whatever order the files list their rows in.
+ *
+ * <p>Resumable: after each chunk of items is written, the checkpoint item records the phase and the last
+ * line whose items are all stored. Run again with the same arguments and files, the import reads the
+ * earlier phases again without writing (to rebuild what it holds in memory), skips the lines already
+ * written, and goes on. Items carry no import timestamp, so a resumed run ends with exactly the items an
+ * uninterrupted one writes. Once done, a run with the same arguments and files writes nothing.
+ */
+public final class ImdbImport {
+    /** The checkpoint's name among the table's import items. */
+    static final String NAME = ImportCheckpoint.IMDB;
+    /** Records written (and a checkpoint saved) at a time. */
+    static final int CHUNK = 2_000;
+    private static final Set<String> CAST_CATEGORIES = Set.of("actor", "actress", "self");
+    private static final List<String> PHASES = List.of("titles", "ratings", "movies", "referenced", "people", "cast", "crew");
+
+    /** What to import: {@code --title-types}, {@code --include-adult}, {@code --min-votes}. */
+    public record Options(Path dir, Set<String> titleTypes, boolean includeAdult, int minVotes) {
+        public Options {
+            titleTypes = Set.copyOf(titleTypes);
+        }
+
+        String arguments() {
+            return "types=" + String.join(",", new java.util.TreeSet<>(titleTypes)) + ";adult=" + includeAdult
+                    + ";minVotes=" + minVotes;
+        }
+    }
+
+    /** What a run did. */
+    public record Summary(boolean alreadyDone, long rowsRead, long movies, long people, long credits,
+                          long itemsWritten, SkipCounts skips, long millis) {
+    }
+
+    /** A kept title's fields that credits copy. */
+    private record TitleCopy(String title, Integer year) {
+    }
+
+    /** A director or writer of a kept title, in the order the files give. */
+    private record CrewEntry(String personId, Role role) {
+    }
+
+    private final Options options;
+    private final CatalogImport target;
+    private final ImportProgress progress;
+    private final SkipCounts skips = new SkipCounts();
+    private final int chunkSize;
+
+    private ImportCheckpoint resumeFrom;
+    private String runArguments;
+    private long rowsRead;
+    private long movies;
+    private long people;
+    private long credits;
+
+    private final Set<String> candidates = new HashSet<>();
+    private final Map<String, RatingRow> ratings = new HashMap<>();
+    private final Map<String, TitleCopy> kept = new HashMap<>();
+    private final Set<String> referenced = new HashSet<>();
+    private final Map<String, String> names = new HashMap<>();
+    private final Map<String, List<CrewEntry>> crew = new TreeMap<>();
+
+    public ImdbImport(Options options, CatalogImport target, Consumer<String> out, boolean terminal) {
+        this(options, target, out, terminal, CHUNK);
+    }
+
+    ImdbImport(Options options, CatalogImport target, Consumer<String> out, boolean terminal, int chunkSize) {
+        this.options = options;
+        this.target = target;
+        this.progress = new ImportProgress(out, terminal, target::itemsWritten);
+        this.chunkSize = chunkSize;
+    }
+
+    public Summary run() {
+        long started = System.nanoTime();
+        Path basics = required(TitleBasicsParser.FILE_NAME);
+        Path principals = required(TitlePrincipalsParser.FILE_NAME);
+        Path nameBasics = required(NameBasicsParser.FILE_NAME);
+        Optional<Path> ratingsFile = optional(TitleRatingsParser.FILE_NAME);
+        Optional<Path> crewFile = optional(TitleCrewParser.FILE_NAME);
+        if (options.minVotes() > 0 && ratingsFile.isEmpty()) {
+            throw new IllegalArgumentException("--min-votes needs " + TitleRatingsParser.FILE_NAME + " in " + options.dir());
+        }
+        runArguments = options.arguments() + ";files=" + stamp(basics) + stamp(principals) + stamp(nameBasics)
+                + ratingsFile.map(ImdbImport::stamp).orElse("") + crewFile.map(ImdbImport::stamp).orElse("");
+        Optional<ImportCheckpoint> saved = target.checkpoint(NAME);
+        if (saved.isPresent() && saved.get().arguments().equals(runArguments)) {
+            if (saved.get().done()) {
+                progress.line("Already imported with these arguments and files; nothing to write");
+                return new Summary(true, 0, 0, 0, 0, 0, skips, (System.nanoTime() - started) / 1_000_000);
+            }
+            resumeFrom = saved.get();
+            progress.line("Resuming at phase " + resumeFrom.phase() + ", after line " + resumeFrom.line());
+        }
+        titles(basics);
+        ratingsFile.ifPresent(this::ratings);
+        movies(basics);
+        referenced(principals, crewFile);
+        people(nameBasics);
+        cast(principals);
+        crew();
+        target.save(new ImportCheckpoint(NAME, runArguments, "done", 0, true));
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        Summary summary = new Summary(false, rowsRead, movies, people, credits, target.itemsWritten(), skips, millis);
+        progress.line(String.format("Imported %,d movies, %,d people, %,d credits: %,d rows read, %,d items written"
+                        + " in %,d ms; %,d rows skipped%s", movies, people, credits, rowsRead, target.itemsWritten(),
+                millis, skips.total(), skips.total() == 0 ? "" : ":\n" + skips.summary()));
+        return summary;
+    }
+
+    // ---- phases
+
+    private void titles(Path basics) {
+        read(basics, new TitleBasicsParser(), "titles", false, (row, line) -> {
+            if (options.titleTypes().contains(row.type()) && (!row.adult() || options.includeAdult())) {
+                candidates.add(row.id());
+            }
+        });
+    }
+
+    private void ratings(Path file) {
+        read(file, new TitleRatingsParser(), "ratings", false, (row, line) -> {
+            if (candidates.contains(row.titleId())) {
+                ratings.put(row.titleId(), row);
+            }
+        });
+    }
+
+    private void movies(Path basics) {
+        read(basics, new TitleBasicsParser(), "movies", true, (row, line) -> {
+            if (!candidates.contains(row.id())) {
+                return null;
+            }
+            RatingRow rating = ratings.get(row.id());
+            if (options.minVotes() > 0 && (rating == null || rating.numVotes() < options.minVotes())) {
+                return null;
+            }
+            kept.put(row.id(), new TitleCopy(row.primaryTitle(), row.startYear()));
+            movies++;
+            return List.of(new Movie(MovieId.of(row.id()), row.primaryTitle(), row.startYear(), null, row.genres(),
+                    row.runtimeMinutes(), rating == null ? null : rating.averageRating(),
+                    rating == null ? null : rating.numVotes()));
+        });
+        candidates.clear();
+        ratings.clear();
+    }
+
+    private void referenced(Path principals, Optional<Path> crewFile) {
+        Map<String, Map<String, CrewEntry>> fromPrincipals = new HashMap<>();
+        read(principals, new TitlePrincipalsParser(), "referenced", false, (row, line) -> {
+            if (!kept.containsKey(row.titleId())) {
+                return;
+            }
+            referenced.add(row.personId());
+            Role role = crewRole(row.category());
+            if (role != null) {
+                fromPrincipals.computeIfAbsent(row.titleId(), id -> new TreeMap<>())
+                        .put(String.format("%06d", row.ordering()), new CrewEntry(row.personId(), role));
+            }
+        });
+        crewFile.ifPresent(file -> read(file, new TitleCrewParser(), "referenced", false, (row, line) -> {
+            if (!kept.containsKey(row.titleId())) {
+                return;
+            }
+            List<CrewEntry> entries = crew.computeIfAbsent(row.titleId(), id -> new ArrayList<>());
+            row.directors().forEach(person -> entries.add(new CrewEntry(person, Role.DIRECTOR)));
+            row.writers().forEach(person -> entries.add(new CrewEntry(person, Role.WRITER)));
+            row.directors().forEach(referenced::add);
+            row.writers().forEach(referenced::add);
+        }));
+        // title.crew's order first (it lists every director and writer), then those only principals name.
+        fromPrincipals.forEach((title, byOrdering) -> {
+            List<CrewEntry> entries = crew.computeIfAbsent(title, id -> new ArrayList<>());
+            byOrdering.values().forEach(entries::add);
+        });
+    }
+
+    private void people(Path nameBasics) {
+        read(nameBasics, new NameBasicsParser(), "people", true, (row, line) -> {
+            if (!referenced.contains(row.id())) {
+                return null;
+            }
+            names.put(row.id(), row.name());
+            people++;
+            return List.of(new Person(PersonId.of(row.id()), row.name(), row.birthYear(), row.deathYear(),
+                    row.professions()));
+        });
+        referenced.clear();
+    }
+
+    private void cast(Path principals) {
+        Set<String> seen = new HashSet<>();
+        String[] title = {null};
+        read(principals, new TitlePrincipalsParser(), "cast", true, (row, line) -> {
+            TitleCopy copy = kept.get(row.titleId());
+            if (copy == null || !CAST_CATEGORIES.contains(row.category())) {
+                return null;
+            }
+            if (!names.containsKey(row.personId())) {
+                skips.add(new Skip(TitlePrincipalsParser.FILE_NAME, line, SkipReason.UNKNOWN_PERSON, row.personId()));
+                return null;
+            }
+            if (!row.titleId().equals(title[0])) {
+                title[0] = row.titleId();
+                seen.clear();
+            }
+            if (!seen.add(row.personId())) {
+                // A second cast row of the same person in the same title: the first (best billed) stays.
+                skips.add(new Skip(TitlePrincipalsParser.FILE_NAME, line, SkipReason.DUPLICATE,
+                        row.titleId() + " " + row.personId()));
+                return null;
+            }
+            credits++;
+            return List.of(new Credit(MovieId.of(row.titleId()), PersonId.of(row.personId()), Role.CAST, copy.title(),
+                    copy.year(), names.get(row.personId()), row.characters(), row.ordering()));
+        });
+    }
+
+    private void crew() {
+        progress.phase("crew", null);
+        long done = resumeLine("crew");
+        long index = 0;
+        List<Credit> chunk = new ArrayList<>();
+        for (Map.Entry<String, List<CrewEntry>> entry : crew.entrySet()) {
+            index++;
+            TitleCopy copy = kept.get(entry.getKey());
+            Map<Role, Integer> positions = new HashMap<>();
+            Set<String> seen = new HashSet<>();
+            for (CrewEntry member : entry.getValue()) {
+                if (!seen.add(member.role() + member.personId())) {
+                    continue; // named by both title.crew and title.principals
+                }
+                if (!names.containsKey(member.personId())) {
+                    skips.add(new Skip(TitleCrewParser.FILE_NAME, 0, SkipReason.UNKNOWN_PERSON,
+                            entry.getKey() + " " + member.personId()));
+                    continue;
+                }
+                int position = positions.merge(member.role(), 1, Integer::sum);
+                credits++;
+                if (index > done) {
+                    chunk.add(new Credit(MovieId.of(entry.getKey()), PersonId.of(member.personId()), member.role(),
+                            copy.title(), copy.year(), names.get(member.personId()), List.of(), position));
+                }
+            }
+            if (chunk.size() >= chunkSize) {
+                flush(chunk, "crew", index);
+            }
+            progress.tick(index, -1);
+        }
+        flush(chunk, "crew", index);
+    }
+
+    // ---- reading and writing
+
+    /** What a write phase makes of one row: the records to write, or null for none. */
+    private interface Writer<T> {
+        List<? extends Record> records(T row, long line);
+    }
+
+    /** What a read-only phase does with one row. */
+    private interface Reader<T> {
+        void accept(T row, long line);
+    }
+
+    private <T> void read(Path file, RowParser<T> parser, String phase, boolean writes, Reader<T> reader) {
+        read(file, parser, phase, writes, (Writer<T>) (row, line) -> {
+            reader.accept(row, line);
+            return null;
+        });
+    }
+
+    private <T> void read(Path file, RowParser<T> parser, String phase, boolean writes, Writer<T> writer) {
+        long done = writes ? resumeLine(phase) : 0;
+        List<Record> chunk = new ArrayList<>();
+        try (ImdbReader<T> reader = ImdbReader.open(file, parser)) {
+            progress.phase(phase, reader);
+            for (Parsed<T> parsed = reader.next(); parsed != null; parsed = reader.next()) {
+                long line = reader.lineNumber();
+                boolean counted = PHASES.indexOf(phase) == firstPass(parser);
+                if (counted) {
+                    rowsRead++;
+                }
+                if (!parsed.isRow()) {
+                    if (counted) {
+                        skips.add(parsed.skip());
+                    }
+                    continue;
+                }
+                List<? extends Record> records = writer.records(parsed.row(), line);
+                if (records != null && line > done) {
+                    chunk.addAll(records);
+                    if (chunk.size() >= chunkSize) {
+                        flush(chunk, phase, line);
+                    }
+                }
+                progress.tick(line, reader.bytesRead());
+            }
+            if (writes) {
+                flush(chunk, phase, reader.lineNumber());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The phase whose pass over a file counts its rows and skips (each file is counted once). */
+    private static int firstPass(RowParser<?> parser) {
+        if (parser instanceof TitleBasicsParser) {
+            return PHASES.indexOf("titles");
+        }
+        if (parser instanceof TitlePrincipalsParser || parser instanceof TitleCrewParser) {
+            return PHASES.indexOf("referenced");
+        }
+        if (parser instanceof TitleRatingsParser) {
+            return PHASES.indexOf("ratings");
+        }
+        return PHASES.indexOf("people");
+    }
+
+    private void flush(List<? extends Record> chunk, String phase, long line) {
+        if (!chunk.isEmpty()) {
+            target.write(List.copyOf(chunk));
+            chunk.clear();
+        }
+        target.save(new ImportCheckpoint(NAME, runArguments, phase, line, false));
+    }
+
+    /** Lines of {@code phase} already written by the run being resumed (all, for an earlier phase). */
+    private long resumeLine(String phase) {
+        if (resumeFrom == null) {
+            return 0;
+        }
+        int resumed = PHASES.indexOf(resumeFrom.phase());
+        int current = PHASES.indexOf(phase);
+        return current < resumed ? Long.MAX_VALUE : current == resumed ? resumeFrom.line() : 0;
+    }
+
+    private static Role crewRole(String category) {
+        return switch (category) {
+            case "director" -> Role.DIRECTOR;
+            case "writer" -> Role.WRITER;
+            default -> null;
+        };
+    }
+
+    private Path required(String name) {
+        Path file = options.dir().resolve(name);
+        if (!Files.isReadable(file)) {
+            throw new IllegalArgumentException("Missing or unreadable " + name + " in " + options.dir());
+        }
+        return file;
+    }
+
+    private Optional<Path> optional(String name) {
+        Path file = options.dir().resolve(name);
+        return Files.isReadable(file) ? Optional.of(file) : Optional.empty();
+    }
+
+    /** A file's identity for the checkpoint: a newer IMDb release is another import. */
+    private static String stamp(Path file) {
+        try {
+            return file.getFileName() + ":" + Files.size(file) + ":" + Files.getLastModifiedTime(file).toMillis() + ";";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Map<String, Long> countsOf(SkipCounts skips) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (SkipReason reason : SkipReason.values()) {
+            counts.put(reason.name(), skips.count(reason));
+        }
+        return counts;
+    }
+}
