@@ -2,6 +2,7 @@ package dev.moviegraph.catalog;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** The write port of a bulk import: catalog records in, items out, and the import's checkpoint. */
 public interface CatalogImport {
@@ -11,6 +12,17 @@ public interface CatalogImport {
     Optional<ImportCheckpoint> checkpoint(String name);
 
     void save(ImportCheckpoint checkpoint);
+
+    /** A credit of a movie, without the movie: who, in which role. */
+    record CreditKey(PersonId personId, Role role) {
+    }
+
+    /**
+     * After a re-import of {@code movie}: deletes the credits the new release no longer has (any not in
+     * {@code credits}), and makes the movie's monthly totals copy {@code title}, leaving their counts as
+     * they are. Returns the number of items it changed.
+     */
+    int reconcile(MovieId movie, Set<CreditKey> credits, String title);
 
     /** Items written so far by this process. */
     long itemsWritten();

@@ -1,12 +1,17 @@
 package dev.moviegraph.dynamo;
 
+import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogImport;
+import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.Person;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 
@@ -74,6 +83,52 @@ public final class DynamoCatalogImport implements CatalogImport {
     public void save(ImportCheckpoint checkpoint) {
         client.putItem(PutItemRequest.builder().tableName(table).item(TableModel.IMPORT.encode(checkpoint))
                 .overrideConfiguration(TableAdmin.STARTUP).build()).join();
+    }
+
+    @Override
+    public int reconcile(MovieId movie, Set<CreditKey> credits, String title) {
+        QueryRequest query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", movie)))
+                .consistentRead(true).build();
+        List<Map<String, AttributeValue>> collection = Queries.all(client, CallContext.NONE, Access.WHOLE_COLLECTION,
+                query).join();
+        Set<Map<String, AttributeValue>> kept = new HashSet<>();
+        credits.forEach(credit -> kept.add(TableModel.creditKey(movie, credit.personId(), credit.role())));
+        List<WriteRequest> deletes = new ArrayList<>();
+        List<CompletableFuture<?>> updates = new ArrayList<>();
+        for (Map<String, AttributeValue> item : collection) {
+            Map<String, AttributeValue> key = TableModel.keyOf(item);
+            boolean credit = TableModel.CREDITS.stream().anyMatch(entity -> TableModel.is(item, entity));
+            if (credit && !kept.contains(key)) {
+                deletes.add(WriteRequest.builder().deleteRequest(delete -> delete.key(key)).build());
+            } else if (TableModel.is(item, TableModel.TOTAL)) {
+                Entity.Copy copy = TableModel.TOTAL.copies().get(0);
+                String titleAttribute = copy.attributes().keySet().iterator().next();
+                AttributeValue copied = item.get(titleAttribute);
+                if (copied == null || !title.equals(copied.s()) || item.containsKey(copy.versionAttribute())) {
+                    // The import wrote the movie without a version: the copy becomes older than any
+                    // version a later putMovie writes, so that write updates it too.
+                    updates.add(client.updateItem(UpdateItemRequest.builder().tableName(table).key(key)
+                            .conditionExpression("attribute_exists(#pk)")
+                            .updateExpression("SET #title = :title REMOVE #version")
+                            .expressionAttributeNames(Map.of("#pk", TableModel.PK, "#title", titleAttribute,
+                                    "#version", copy.versionAttribute()))
+                            .expressionAttributeValues(Map.of(":title", AttributeValue.fromS(title))).build()));
+                }
+            }
+        }
+        for (List<WriteRequest> chunk : Batches.chunks(deletes, Batches.MAX_WRITE_ITEMS)) {
+            List<WriteRequest> left = chunk;
+            for (int attempt = 0; !left.isEmpty(); attempt++) {
+                if (attempt == 8) {
+                    throw new Batches.UnprocessedException(left.size());
+                }
+                left = client.batchWriteItem(BatchWriteItemRequest.builder().requestItems(Map.of(table, left)).build())
+                        .join().unprocessedItems().getOrDefault(table, List.of());
+            }
+        }
+        CompletableFuture.allOf(updates.toArray(CompletableFuture[]::new)).join();
+        written.addAndGet(deletes.size() + updates.size());
+        return deletes.size() + updates.size();
     }
 
     @Override

@@ -31,12 +31,14 @@ import java.util.function.Consumer;
  * people's names, and the crew of the kept titles.
  *
  * <p>Phases, each a pass over one file: {@code titles} (title.basics: the candidate ids), {@code ratings}
- * (title.ratings: ratings of the candidates, and the {@code --min-votes} filter), {@code movies}
- * (title.basics again: the movie items), {@code referenced} (title.principals and title.crew: who the
- * kept titles credit, and their crew), {@code people} (name.basics: the person items), {@code cast}
- * (title.principals again: cast credits) and {@code crew} (director and writer credits). People are
- * written before any credit and movies before people, so every copy a credit carries is read from the
- * same import and is true at the end, whatever order the files list their rows in.
+ * (title.ratings: ratings of the candidates), {@code kept} (title.basics again: the {@code --min-votes}
+ * filter, and each kept title's title and year), {@code referenced} (title.principals and title.crew:
+ * who the kept titles credit, and their crew), {@code people} (name.basics: the person items),
+ * {@code cast} (title.principals again: cast credits), {@code crew} (director and writer credits),
+ * {@code movies} (title.basics a last time: the movie items) and, when the table held an earlier
+ * import, {@code reconcile}. Every copy a credit carries comes from what this import holds in memory,
+ * so it is true at the end whatever order the files list their rows in; and a movie item is written
+ * only after all of its credits, so a movie never shows half its cast.
  *
  * <p>Resumable: after each chunk of items is written, the checkpoint item records the phase and the last
  * line whose items are all stored. Run again with the same arguments and files, the import reads the
@@ -50,7 +52,11 @@ public final class ImdbImport {
     /** Records written (and a checkpoint saved) at a time. */
     static final int CHUNK = 2_000;
     private static final Set<String> CAST_CATEGORIES = Set.of("actor", "actress", "self");
-    private static final List<String> PHASES = List.of("titles", "ratings", "movies", "referenced", "people", "cast", "crew");
+    private static final List<String> PHASES = List.of("titles", "ratings", "kept", "referenced", "people", "cast", "crew",
+            "movies", "reconcile");
+    /** Movies reconciled at a time, in parallel, between checkpoints. */
+    private static final int RECONCILE_CHUNK = 256;
+    private static final int RECONCILE_THREADS = 16;
 
     /** What to import: {@code --title-types}, {@code --include-adult}, {@code --min-votes}. */
     public record Options(Path dir, Set<String> titleTypes, boolean includeAdult, int minVotes) {
@@ -85,6 +91,10 @@ public final class ImdbImport {
 
     private ImportCheckpoint resumeFrom;
     private String runArguments;
+    /** Whether this import runs over a catalog an earlier one wrote (a newer IMDb release, other filters). */
+    private boolean update;
+    /** In an update, the credits this import has for each kept title: any other is deleted. */
+    private final Map<String, Set<CatalogImport.CreditKey>> creditsOf = new HashMap<>();
     private long rowsRead;
     private long movies;
     private long people;
@@ -121,6 +131,7 @@ public final class ImdbImport {
         runArguments = options.arguments() + ";files=" + stamp(basics) + stamp(principals) + stamp(nameBasics)
                 + ratingsFile.map(ImdbImport::stamp).orElse("") + crewFile.map(ImdbImport::stamp).orElse("");
         Optional<ImportCheckpoint> saved = target.checkpoint(NAME);
+        update = saved.isPresent() && (!saved.get().arguments().equals(runArguments) || saved.get().update());
         if (saved.isPresent() && saved.get().arguments().equals(runArguments)) {
             if (saved.get().done()) {
                 progress.line("Already imported with these arguments and files; nothing to write");
@@ -131,12 +142,16 @@ public final class ImdbImport {
         }
         titles(basics);
         ratingsFile.ifPresent(this::ratings);
-        movies(basics);
+        keep(basics);
         referenced(principals, crewFile);
         people(nameBasics);
         cast(principals);
         crew();
-        target.save(new ImportCheckpoint(NAME, runArguments, "done", 0, true));
+        movies(basics);
+        if (update) {
+            reconcile();
+        }
+        target.save(new ImportCheckpoint(NAME, runArguments, "done", 0, true, update));
         long millis = (System.nanoTime() - started) / 1_000_000;
         Summary summary = new Summary(false, rowsRead, movies, people, credits, target.itemsWritten(), skips, millis);
         progress.line(String.format("Imported %,d movies, %,d people, %,d credits: %,d rows read, %,d items written"
@@ -163,22 +178,33 @@ public final class ImdbImport {
         });
     }
 
+    /** The titles kept: candidates that pass --min-votes, with the title and year their credits copy. */
+    private void keep(Path basics) {
+        read(basics, new TitleBasicsParser(), "kept", false, (row, line) -> {
+            RatingRow rating = ratings.get(row.id());
+            if (candidates.contains(row.id())
+                    && (options.minVotes() == 0 || rating != null && rating.numVotes() >= options.minVotes())) {
+                kept.put(row.id(), new TitleCopy(row.primaryTitle(), row.startYear()));
+            }
+        });
+        candidates.clear();
+    }
+
+    /**
+     * The movie items, last: a movie appears (to {@code movie(id)}, which reads its item) only once its
+     * people and every credit are written, never half-written.
+     */
     private void movies(Path basics) {
         read(basics, new TitleBasicsParser(), "movies", true, (row, line) -> {
-            if (!candidates.contains(row.id())) {
+            if (!kept.containsKey(row.id())) {
                 return null;
             }
             RatingRow rating = ratings.get(row.id());
-            if (options.minVotes() > 0 && (rating == null || rating.numVotes() < options.minVotes())) {
-                return null;
-            }
-            kept.put(row.id(), new TitleCopy(row.primaryTitle(), row.startYear()));
             movies++;
             return List.of(new Movie(MovieId.of(row.id()), row.primaryTitle(), row.startYear(), null, row.genres(),
                     row.runtimeMinutes(), rating == null ? null : rating.averageRating(),
                     rating == null ? null : rating.numVotes()));
         });
-        candidates.clear();
         ratings.clear();
     }
 
@@ -248,6 +274,7 @@ public final class ImdbImport {
                 return null;
             }
             credits++;
+            remember(row.titleId(), row.personId(), Role.CAST);
             return List.of(new Credit(MovieId.of(row.titleId()), PersonId.of(row.personId()), Role.CAST, copy.title(),
                     copy.year(), names.get(row.personId()), row.characters(), row.ordering()));
         });
@@ -274,6 +301,7 @@ public final class ImdbImport {
                 }
                 int position = positions.merge(member.role(), 1, Integer::sum);
                 credits++;
+                remember(entry.getKey(), member.personId(), member.role());
                 if (index > done) {
                     chunk.add(new Credit(MovieId.of(entry.getKey()), PersonId.of(member.personId()), member.role(),
                             copy.title(), copy.year(), names.get(member.personId()), List.of(), position));
@@ -285,6 +313,49 @@ public final class ImdbImport {
             progress.tick(index, -1);
         }
         flush(chunk, "crew", index);
+    }
+
+    private void remember(String titleId, String personId, Role role) {
+        if (update) {
+            creditsOf.computeIfAbsent(titleId, id -> new HashSet<>())
+                    .add(new CatalogImport.CreditKey(PersonId.of(personId), role));
+        }
+    }
+
+    /**
+     * An update's last phase: every kept movie's collection is read once (one Query), the credits the new
+     * files no longer have are deleted, and its monthly totals copy the new title; their counts stay.
+     */
+    private void reconcile() {
+        progress.phase("reconcile", null);
+        long done = resumeLine("reconcile");
+        List<String> titles = new ArrayList<>(new java.util.TreeSet<>(kept.keySet()));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(RECONCILE_THREADS);
+        try {
+            for (int from = 0; from < titles.size(); from += RECONCILE_CHUNK) {
+                int to = Math.min(titles.size(), from + RECONCILE_CHUNK);
+                if (to <= done) {
+                    continue;
+                }
+                List<java.util.concurrent.Future<Integer>> running = new ArrayList<>();
+                for (String title : titles.subList(from, to)) {
+                    running.add(pool.submit(() -> target.reconcile(MovieId.of(title),
+                            creditsOf.getOrDefault(title, Set.of()), kept.get(title).title())));
+                }
+                for (java.util.concurrent.Future<Integer> result : running) {
+                    result.get();
+                }
+                target.save(new ImportCheckpoint(NAME, runArguments, "reconcile", to, false, update));
+                progress.tick(to, -1);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Import interrupted; run it again to go on", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     // ---- reading and writing
@@ -359,7 +430,7 @@ public final class ImdbImport {
             target.write(List.copyOf(chunk));
             chunk.clear();
         }
-        target.save(new ImportCheckpoint(NAME, runArguments, phase, line, false));
+        target.save(new ImportCheckpoint(NAME, runArguments, phase, line, false, update));
     }
 
     /** Lines of {@code phase} already written by the run being resumed (all, for an earlier phase). */

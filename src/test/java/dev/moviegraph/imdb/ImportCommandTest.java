@@ -208,11 +208,71 @@ class ImportCommandTest {
         Map<String, Map<String, AttributeValue>> halfway = catalogItems(data);
         assertTrue(halfway.size() > 0 && halfway.size() < uninterrupted.size(),
                 "killed halfway: " + halfway.size() + " of " + uninterrupted.size() + " items");
+        assertTrue(halfway.values().stream().anyMatch(item -> item.get("type").s().equals("cast")), "credits written");
+        assertTrue(halfway.values().stream().noneMatch(item -> item.get("type").s().equals("movie")),
+                "no movie item yet: a movie appears only once its credits are all written");
 
         ImdbImport.Summary resumed = importCommand();
         assertFalse(resumed.alreadyDone());
         assertTrue(resumed.itemsWritten() < uninterrupted.size(), "the second run did not redo what was written");
         assertEquals(uninterrupted, catalogItems(data), "attribute for attribute");
+    }
+
+    @Test
+    void aNewerReleaseUpdatesWhatChangedAndKeepsStreamTotals() {
+        importCommand();
+        try (Moviegraph server = Moviegraph.start(config(), List.of())) {
+            GraphQLClient graphql = new GraphQLClient(server.port());
+            for (int i = 1; i <= 3; i++) {
+                JsonNode receipt = graphql.query("mutation($id: ID!) { recordStream(input: {movieId: \"tt0000001\","
+                        + " streamId: $id, at: \"2024-06-0" + i + "T10:00:00Z\"}) { counted } }", Map.of("id", "s" + i)).body();
+                assertTrue(receipt.path("data").path("recordStream").path("counted").asBoolean(), receipt.toString());
+            }
+        }
+        // The next release: a new title and rating, a renamed person, one cast member gone, one added.
+        ImdbFixture.write(files, "title.basics.tsv.gz", ImdbFixture.TITLE_BASICS_HEADER,
+                line("tt0000001", "movie", "Café Society (Director's Cut)", "Café Society", "0", "2016", N, "101", "Comedy"),
+                line("tt0000002", "movie", LONG_TITLE, LONG_TITLE, "0", N, N, N, N));
+        ImdbFixture.write(files, "title.ratings.tsv.gz", ImdbFixture.TITLE_RATINGS_HEADER,
+                line("tt0000001", "8.3", "1700"), line("tt0000002", "6.0", "200"));
+        ImdbFixture.write(files, "name.basics.tsv.gz", ImdbFixture.NAME_BASICS_HEADER,
+                line("nm0000001", "Zoë Isabella Kravitz", "1988", N, "actress,producer", N),
+                line("nm0000002", "봉준호", "1969", N, "director,writer", N),
+                line("nm0000003", "William Shakespeare", "1564", "1616", "actor,writer", N),
+                line("nm0000005", "Newly Credited", "1950", N, "actor", N));
+        ImdbFixture.write(files, "title.principals.tsv.gz", ImdbFixture.TITLE_PRINCIPALS_HEADER,
+                line("tt0000001", "1", "nm0000001", "actress", N, "[\"Maria\"]"),
+                line("tt0000001", "2", "nm0000005", "actor", N, "[\"Newcomer\"]"),
+                line("tt0000002", "1", "nm0000003", "self", N, "[\"Himself\"]"));
+        ImdbFixture.write(files, "title.crew.tsv.gz", ImdbFixture.TITLE_CREW_HEADER,
+                line("tt0000001", "nm0000002", "nm0000002"), line("tt0000002", N, "nm0000002"));
+        ImdbImport.Summary update = importCommand();
+        assertFalse(update.alreadyDone());
+
+        try (Moviegraph server = Moviegraph.start(config(), List.of())) {
+            GraphQLClient graphql = new GraphQLClient(server.port());
+            JsonNode movie = graphql.query("{ movie(id: \"tt0000001\") { title averageRating numVotes runtimeMinutes"
+                    + " writers { person { name } } cast { edges { node { characters person { id name } } } }"
+                    + " streamTotals { month streams movie { title } } } }").data().path("movie");
+            assertEquals("Café Society (Director's Cut)", movie.path("title").asText());
+            assertEquals(8.3, movie.path("averageRating").asDouble());
+            assertEquals(List.of("봉준호"), names(movie.path("writers")), "a writer the new release dropped is gone");
+            JsonNode cast = movie.path("cast").path("edges");
+            assertEquals(2, cast.size(), cast.toString());
+            assertEquals("Zoë Isabella Kravitz", cast.path(0).path("node").path("person").path("name").asText());
+            assertEquals("nm0000005", cast.path(1).path("node").path("person").path("id").asText(),
+                    "the cast member the new release dropped is gone, the new one is there");
+            JsonNode totals = movie.path("streamTotals");
+            assertEquals(1, totals.size());
+            assertEquals(3, totals.path(0).path("streams").asInt(), "stream totals untouched");
+            JsonNode top = graphql.query("{ topMovies(month: \"2024-06\") { streams movie { title } } }").data()
+                    .path("topMovies");
+            assertEquals("Café Society (Director's Cut)", top.path(0).path("movie").path("title").asText(),
+                    "the total's copy of the title is the new one");
+            JsonNode filmography = graphql.query("{ person(id: \"nm0000003\") { movies { edges { node { movie { id } } } } } }")
+                    .data().path("person").path("movies").path("edges");
+            assertEquals(1, filmography.size(), "Shakespeare is no longer in tt0000001");
+        }
     }
 
     @Test
@@ -284,6 +344,11 @@ class ImportCommandTest {
                 throw new IllegalStateException("killed");
             }
             target.save(checkpoint);
+        }
+
+        @Override
+        public int reconcile(dev.moviegraph.catalog.MovieId movie, Set<CreditKey> credits, String title) {
+            return target.reconcile(movie, credits, title);
         }
 
         @Override
