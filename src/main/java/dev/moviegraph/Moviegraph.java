@@ -6,6 +6,7 @@ import dev.moviegraph.dynamo.BulkLoader;
 import dev.moviegraph.dynamo.CursorCodec;
 import dev.moviegraph.dynamo.DynamoCatalog;
 import dev.moviegraph.dynamo.DynamoCatalogWriter;
+import dev.moviegraph.dynamo.ItemWeights;
 import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.StreamAggregator;
 import dev.moviegraph.dynamo.TableAdmin;
@@ -105,10 +106,13 @@ public final class Moviegraph implements AutoCloseable {
         DynamoDbStreamsAsyncClient streams = null;
         try {
             prepareTable(config, client);
-            DynamoCatalog catalog = new DynamoCatalog(client, config.tableName(), new CursorCodec(config.cursorSecret()));
+            ItemWeights weights = new ItemWeights(client, config.tableName()).load();
+            DynamoCatalog catalog = new DynamoCatalog(client, config.tableName(), new CursorCodec(config.cursorSecret()),
+                    weights);
             GatewayMetrics metrics = new GatewayMetrics();
             writes = Executors.newFixedThreadPool(WRITE_THREADS, daemonThreads("moviegraph-write-"));
-            DynamoCatalogWriter writer = new DynamoCatalogWriter(client, config.tableName(), config.totals(), writes);
+            DynamoCatalogWriter writer = new DynamoCatalogWriter(client, config.tableName(), config.totals(), writes,
+                    weights);
             AppConfig.Limits limits = config.limits();
             GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics, new QueryLimits(
                     limits.maxDepth(), limits.maxAliases(), limits.maxTokens(), limits.maxChars(), limits.introspection(),

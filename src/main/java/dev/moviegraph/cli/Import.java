@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 public final class Import {
     private static final int PARALLEL_WRITES = 16;
     static final String USAGE = "usage: moviegraph.jar import DIR [--title-types movie,tvMovie] [--include-adult]"
-            + " [--min-votes N]";
+            + " [--min-votes N] [--max-write-units N]";
 
     private Import() {
     }
@@ -45,6 +45,7 @@ public final class Import {
         Set<String> types = Set.of("movie");
         boolean adult = false;
         int minVotes = 0;
+        int maxWriteUnits = 0;
         for (int i = 1; i < args.size(); i++) {
             String arg = args.get(i);
             switch (arg) {
@@ -57,21 +58,25 @@ public final class Import {
                         throw new ConfigException("import: --title-types needs at least one type; " + USAGE);
                     }
                 }
-                case "--min-votes" -> {
-                    String value = value(args, ++i, arg);
-                    try {
-                        minVotes = Integer.parseInt(value);
-                    } catch (NumberFormatException e) {
-                        minVotes = -1;
-                    }
-                    if (minVotes < 0) {
-                        throw new ConfigException("import: --min-votes must be a whole number >= 0, not '" + value + "'");
-                    }
-                }
+                case "--min-votes" -> minVotes = wholeNumber(arg, value(args, ++i, arg), 0);
+                case "--max-write-units" -> maxWriteUnits = wholeNumber(arg, value(args, ++i, arg), 1);
                 default -> throw new ConfigException("import: unknown option '" + arg + "'; " + USAGE);
             }
         }
-        return new ImdbImport.Options(dir, types, adult, minVotes);
+        return new ImdbImport.Options(dir, types, adult, minVotes, maxWriteUnits);
+    }
+
+    private static int wholeNumber(String option, String value, int least) {
+        int number;
+        try {
+            number = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            number = least - 1;
+        }
+        if (number < least) {
+            throw new ConfigException("import: " + option + " must be a whole number >= " + least + ", not '" + value + "'");
+        }
+        return number;
     }
 
     private static String value(List<String> args, int index, String option) {
@@ -105,7 +110,8 @@ public final class Import {
                         + " does not exist; create it or set CREATE_TABLE=true");
             }
             admin.requireLayout();
-            return new ImdbImport(options, new DynamoCatalogImport(client, config.tableName(), PARALLEL_WRITES),
+            return new ImdbImport(options, new DynamoCatalogImport(client, config.tableName(), PARALLEL_WRITES,
+                    options.maxWriteUnits()),
                     out::println, System.console() != null).run();
         } finally {
             client.close();

@@ -196,14 +196,15 @@ enum Access {
 
     /**
      * At most the read units one call reading {@code items} items consumes, with eventually consistent
-     * reads (half a unit per 4 KB): by key, every item is rounded up to 4 KB on its own; a Query sums
-     * the items' sizes (each at the largest size the model declares) and rounds up once.
+     * reads (half a unit per 4 KB): by key, every item is rounded up to 4 KB on its own (more for an
+     * item larger than that); a Query sums the items' sizes, each at {@code itemBytes} (the largest item
+     * the table holds, see {@link ItemWeights}), and rounds up once.
      */
-    double estimatedReadUnits(int items) {
+    double estimatedReadUnits(int items, int itemBytes) {
         if (operation.equals("Query")) {
-            return Math.max(1, Math.ceil((double) items * TableModel.largestItemBytes() / 4096)) * 0.5;
+            return Math.max(1, Math.ceil((double) items * itemBytes / 4096)) * 0.5;
         }
-        return items * 0.5;
+        return items * Math.ceil(itemBytes / 4096.0) * 0.5;
     }
 
     String operation() {

@@ -54,7 +54,8 @@ public final class BulkLoader {
         people.forEach(person -> items.add(TableModel.PERSON.encode(person)));
         credits.forEach(credit -> items.add(TableModel.credits(credit.role()).encode(credit)));
         totals.forEach(total -> items.add(TableModel.TOTAL.encode(total)));
-        batches.putAll(items, PARALLEL_WRITES)
+        new ItemWeights(client, table).load().observe(items)
+                .thenCompose(ignored -> batches.putAll(items, PARALLEL_WRITES))
                 .thenCompose(ignored -> putMarker(marker))
                 .join();
         return items.size();

@@ -53,8 +53,15 @@ public final class DynamoCatalog implements CatalogReader {
     private final String table;
     private final Batches batches;
     private final CursorCodec cursors;
+    private final ItemWeights weights;
 
     public DynamoCatalog(DynamoDbAsyncClient client, String table, CursorCodec cursors) {
+        this(client, table, cursors, ItemWeights.declared());
+    }
+
+    /** {@code weights}: what the table's items weigh, for read estimates. */
+    public DynamoCatalog(DynamoDbAsyncClient client, String table, CursorCodec cursors, ItemWeights weights) {
+        this.weights = weights;
         this.client = client;
         this.table = table;
         this.batches = new Batches(client, table);
@@ -69,7 +76,7 @@ public final class DynamoCatalog implements CatalogReader {
         if (context.planning()) {
             return planned(context, distinct.isEmpty() ? List.of() : List.of(new PlannedCall(
                     Batches.accessFor(distinct.size()).describe(), Batches.callsFor(distinct.size()),
-                    Batches.accessFor(distinct.size()).estimatedReadUnits(distinct.size()))), () -> {
+                    Batches.accessFor(distinct.size()).estimatedReadUnits(distinct.size(), weights.largest()))), () -> {
                 Map<ItemRef<?>, Record> found = new HashMap<>();
                 distinct.forEach(ref -> found.put(ref, context.planner().standIns().item(ref)));
                 return new Fetched(found, Set.of());
@@ -174,7 +181,7 @@ public final class DynamoCatalog implements CatalogReader {
         List<Step> steps = steps(read);
         if (context.planning()) {
             return planned(context, steps.stream().map(step -> new PlannedCall(step.access().describe(), 1,
-                    step.access().estimatedReadUnits(step.items()))).toList(),
+                    step.access().estimatedReadUnits(step.items(), weights.largest()))).toList(),
                     () -> context.planner().standIns().page(read));
         }
         List<CompletableFuture<CollectionPage>> started = steps.stream().map(step -> run(read, step, context)).toList();

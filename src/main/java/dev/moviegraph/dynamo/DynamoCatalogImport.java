@@ -38,12 +38,28 @@ public final class DynamoCatalogImport implements CatalogImport {
     private final Batches batches;
     private final int parallelism;
     private final AtomicLong written = new AtomicLong();
+    private final ItemWeights weights;
+
+    /** Write units a second at most, 0 for no limit ({@code --max-write-units}). */
+    private final int maxWriteUnits;
+    private long pacedSince;
+    private double unitsSpent;
 
     public DynamoCatalogImport(DynamoDbAsyncClient client, String table, int parallelism) {
+        this(client, table, parallelism, 0);
+    }
+
+    /**
+     * {@code maxWriteUnits}: the most write units a second the import may use (a provisioned table's
+     * capacity, say); writes are then sent in slices paced to that rate instead of as fast as they go.
+     */
+    public DynamoCatalogImport(DynamoDbAsyncClient client, String table, int parallelism, int maxWriteUnits) {
+        this.maxWriteUnits = maxWriteUnits;
         this.client = client;
         this.table = table;
         this.batches = new Batches(client, table);
         this.parallelism = parallelism;
+        this.weights = new ItemWeights(client, table).load();
     }
 
     @Override
@@ -52,8 +68,36 @@ public final class DynamoCatalogImport implements CatalogImport {
         for (Record record : records) {
             items.add(encode(record));
         }
-        batches.putAll(items, parallelism).join();
+        weights.observe(items).join();
+        if (maxWriteUnits <= 0) {
+            batches.putAll(items, parallelism).join();
+        } else {
+            // Slices of about a tenth of a second's units, each sent once the rate allows it.
+            int slice = Math.max(Batches.MAX_WRITE_ITEMS, maxWriteUnits / 10);
+            for (List<Map<String, AttributeValue>> part : Batches.chunks(items, slice)) {
+                pace(part.stream().mapToInt(item -> (ItemWeights.sizeOf(item) + 1023) / 1024).sum());
+                batches.putAll(part, parallelism).join();
+            }
+        }
         written.addAndGet(items.size());
+    }
+
+    /** Waits until {@code units} more fit in the rate: a put costs one unit per KB of item, rounded up. */
+    private void pace(int units) {
+        long now = System.nanoTime();
+        if (pacedSince == 0) {
+            pacedSince = now;
+        }
+        unitsSpent += units;
+        long due = pacedSince + (long) ((unitsSpent - units) * 1e9 / maxWriteUnits);
+        if (due > now) {
+            try {
+                Thread.sleep((due - now) / 1_000_000, (int) ((due - now) % 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Import interrupted; run it again to go on", e);
+            }
+        }
     }
 
     static Map<String, AttributeValue> encode(Record record) {

@@ -66,8 +66,16 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     private final String table;
     private final TotalsMode totals;
     private final ExecutorService executor;
+    private final ItemWeights weights;
 
     public DynamoCatalogWriter(DynamoDbAsyncClient client, String table, TotalsMode totals, ExecutorService executor) {
+        this(client, table, totals, executor, ItemWeights.declared());
+    }
+
+    /** {@code weights}: where a movie, person or credit larger than any before is recorded, for estimates. */
+    public DynamoCatalogWriter(DynamoDbAsyncClient client, String table, TotalsMode totals, ExecutorService executor,
+                               ItemWeights weights) {
+        this.weights = weights;
         this.client = client;
         this.table = table;
         this.totals = totals;
@@ -150,6 +158,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             for (Entity.Copy copy : entity.copies()) {
                 item.put(copy.versionAttribute(), number(version(copy.source() == TableModel.MOVIE ? movieItem : personItem)));
             }
+            weights.observe(List.of(item)).join();
             transact(context, Access.CREDIT, List.of(
                     check(TableModel.movieKey(movieId), versionCondition(movieItem)),
                     check(TableModel.personKey(personId), versionCondition(personItem)),
@@ -398,6 +407,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     }
 
     private TransactWriteItem put(Map<String, AttributeValue> item, Condition condition) {
+        weights.observe(List.of(item)).join();
         return TransactWriteItem.builder().put(Put.builder().tableName(table).item(item)
                 .conditionExpression(condition.expression())
                 .expressionAttributeNames(condition.names())

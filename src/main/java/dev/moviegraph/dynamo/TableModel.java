@@ -247,11 +247,6 @@ public final class TableModel {
         return entity.template(keyAttribute).render(values);
     }
 
-    /** The largest item estimates assume: every Query's estimate counts its items at this size. */
-    static int largestItemBytes() {
-        return ENTITIES.stream().mapToInt(Entity::estimatedBytes).max().orElseThrow();
-    }
-
     /** The table with its indexes and a stream of new images, on-demand billing (no capacity to guess). */
     public static CreateTableRequest createTableRequest(String tableName) {
         Projection all = Projection.builder().projectionType(ProjectionType.ALL).build();

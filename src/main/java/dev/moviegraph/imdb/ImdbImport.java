@@ -59,9 +59,13 @@ public final class ImdbImport {
     private static final int RECONCILE_THREADS = 16;
 
     /** What to import: {@code --title-types}, {@code --include-adult}, {@code --min-votes}. */
-    public record Options(Path dir, Set<String> titleTypes, boolean includeAdult, int minVotes) {
+    public record Options(Path dir, Set<String> titleTypes, boolean includeAdult, int minVotes, int maxWriteUnits) {
         public Options {
             titleTypes = Set.copyOf(titleTypes);
+        }
+
+        public Options(Path dir, Set<String> titleTypes, boolean includeAdult, int minVotes) {
+            this(dir, titleTypes, includeAdult, minVotes, 0);
         }
 
         String arguments() {

@@ -24,4 +24,9 @@ public final class TestItems {
     public static String layoutKey() {
         return TableModel.metaKey(TableModel.LAYOUT).get(TableModel.PK).s();
     }
+
+    /** The key value that names the item-sizes item (read at start-up for the estimates). */
+    public static String itemSizesKey() {
+        return TableModel.metaKey(ItemWeights.NAME).get(TableModel.PK).s();
+    }
 }

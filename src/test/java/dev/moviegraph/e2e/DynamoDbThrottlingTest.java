@@ -43,6 +43,8 @@ class DynamoDbThrottlingTest {
                 .on("DescribeTable", attempt -> FakeDynamoEndpoint.activeTable("moviegraph"))
                 // the start-up check of the table's layout reads the layout item: it is not the query's read
                 .onKey("GetItem", TestItems.layoutKey(), FakeDynamoEndpoint.item(TestItems.currentLayout()))
+                // and the sizes of the table's items, for the read estimates: none recorded
+                .onKey("GetItem", TestItems.itemSizesKey(), FakeDynamoEndpoint.Answer.ok("{}"))
                 .on("GetItem", getItem)) {
             AppConfig config = AppConfig.fromEnvironment(Map.of("PORT", "0",
                     "DYNAMODB_ENDPOINT", dynamo.endpoint().toString()));

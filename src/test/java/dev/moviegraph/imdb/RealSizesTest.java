@@ -60,6 +60,15 @@ class RealSizesTest {
         return i % 7 == 0 ? N : Long.toString(1950 + i % 70);
     }
 
+    /** Real character lists can be long (a voice actor's dozens of parts): about 2.5 KB a credit here. */
+    private static String characters(long i) {
+        List<String> parts = new ArrayList<>();
+        for (int part = 0; part < 40; part++) {
+            parts.add("\"Role " + (i + 1) + " part " + part + ", a character with a long descriptive name\"");
+        }
+        return "[" + String.join(",", parts) + "]";
+    }
+
     @BeforeAll
     static void importAndServe() throws IOException {
         ImdbFixture.writeGenerated(files, "title.basics.tsv.gz", ImdbFixture.TITLE_BASICS_HEADER, MOVIES,
@@ -69,7 +78,7 @@ class RealSizesTest {
         // The star in every movie; the big movie's cast is the star and 499 others, billed 1..500.
         ImdbFixture.writeGenerated(files, "title.principals.tsv.gz", ImdbFixture.TITLE_PRINCIPALS_HEADER,
                 MOVIES + CAST - 1, i -> i < CAST
-                        ? line(BIG_MOVIE, Long.toString(i + 1), "nm" + (1_000_000 + i), "actor", N, "[\"Role " + (i + 1) + "\"]")
+                        ? line(BIG_MOVIE, Long.toString(i + 1), "nm" + (1_000_000 + i), "actor", N, characters(i))
                         : line(movieId(i - CAST + 1), "1", STAR, "actor", N, "[\"Lead\"]"));
         data = EmbeddedDynamo.scratchDirectory("moviegraph-real-sizes");
         AppConfig config = AppConfig.fromEnvironment(Map.of("DYNAMODB_DATA_DIR", data.toString(), "PORT", "0"));
@@ -130,6 +139,16 @@ class RealSizesTest {
             assertEquals(i + 1, cast.get(i).path("billing").asInt(), "billing order");
             assertTrue(people.add(cast.get(i).path("person").path("id").asText()), "each once");
         }
+    }
+
+    @Test
+    void theReadEstimateIsAnUpperBoundForWhatTheseItemsReallyWeigh() {
+        String query = "{ movie(id: \"" + BIG_MOVIE + "\") { title cast(first: 100) { edges { node { characters } } } } }";
+        double estimate = graphql.traced("plan", query, Map.of()).body().path("extensions").path("plan")
+                .path("readUnits").asDouble();
+        double consumed = graphql.query(query).body().path("extensions").path("cost").path("readUnits").asDouble();
+        assertTrue(consumed > 10, "100 credits of about 2.5 KB: " + consumed + " units");
+        assertTrue(estimate >= consumed, "estimated " + estimate + " >= consumed " + consumed);
     }
 
     @Test

@@ -1,0 +1,144 @@
+package dev.moviegraph.dynamo;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/**
+ * What the table's items really weigh: the largest item of each type that was written, in DynamoDB's
+ * own measure (attribute names plus values). Whoever writes items (the import, the sample loader, the
+ * mutations) records a type's size when it grows, in one {@code meta#item-sizes} item; the read
+ * estimates count every Query item at the largest recorded size, and never below what the model
+ * declares. A gateway reads it at start-up (a background reload would be a DynamoDB call inside some
+ * query's window) and adds what its own writes grow; an import into a table being served is seen by
+ * the gateways at their next start, and until then the read budget's count still stops a query that
+ * consumes more than estimated.
+ */
+public final class ItemWeights {
+    static final String NAME = "item-sizes";
+    private static final String PREFIX = "size#";
+
+    private final DynamoDbAsyncClient client;
+    private final String table;
+    private final Map<String, Integer> largest = new ConcurrentHashMap<>();
+    /** The model's declared sizes: the floor of every estimate, whatever was recorded. */
+    private final int declared = TableModel.ENTITIES.stream().mapToInt(Entity::estimatedBytes).max().orElseThrow();
+
+    public ItemWeights(DynamoDbAsyncClient client, String table) {
+        this.client = client;
+        this.table = table;
+    }
+
+    /** The weights the model declares alone, for a catalog without a table to read them from. */
+    static ItemWeights declared() {
+        return new ItemWeights(null, null);
+    }
+
+    /** The largest item a Query estimate assumes: the largest recorded, at least the model's declaration. */
+    int largest() {
+        int recorded = largest.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        return Math.max(declared, recorded);
+    }
+
+    /** Reads the recorded sizes now (at start-up). */
+    public ItemWeights load() {
+        if (client != null) {
+            read().join();
+        }
+        return this;
+    }
+
+    private CompletableFuture<Void> read() {
+        return client.getItem(GetItemRequest.builder().tableName(table).key(TableModel.metaKey(NAME)).build())
+                .thenAccept(response -> {
+                    if (response.hasItem()) {
+                        response.item().forEach((attribute, value) -> {
+                            if (attribute.startsWith(PREFIX) && value.n() != null) {
+                                largest.merge(attribute.substring(PREFIX.length()), Integer.valueOf(value.n()), Math::max);
+                            }
+                        });
+                    }
+                })
+                .exceptionally(failure -> null); // an estimate falls back on what it knew
+    }
+
+    /**
+     * Notes items about to be written; records the types whose largest size grew (one conditional
+     * update each, only when it grew, so writing never shrinks what another writer recorded).
+     */
+    public CompletableFuture<Void> observe(List<Map<String, AttributeValue>> items) {
+        Map<String, Integer> grown = new HashMap<>();
+        for (Map<String, AttributeValue> item : items) {
+            String type = TableModel.type(item);
+            int size = sizeOf(item);
+            if (size > largest.getOrDefault(type, 0)) {
+                largest.merge(type, size, Math::max);
+                grown.merge(type, size, Math::max);
+            }
+        }
+        if (client == null || grown.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.allOf(grown.entrySet().stream().map(entry -> client.updateItem(UpdateItemRequest.builder()
+                        .tableName(table).key(TableModel.metaKey(NAME))
+                        .updateExpression("SET #size = :size, #type = :meta, #name = :name")
+                        .conditionExpression("attribute_not_exists(#size) OR #size < :size")
+                        .expressionAttributeNames(Map.of("#size", PREFIX + entry.getKey(), "#type", TableModel.TYPE,
+                                "#name", "name"))
+                        .expressionAttributeValues(Map.of(":size", AttributeValue.fromN(Integer.toString(entry.getValue())),
+                                ":meta", AttributeValue.fromS(TableModel.META.type()), ":name", AttributeValue.fromS(NAME)))
+                        .build())
+                .exceptionally(failure -> {
+                    Throwable cause = failure.getCause() == null ? failure : failure.getCause();
+                    if (cause instanceof ConditionalCheckFailedException) {
+                        return null; // another writer recorded a larger one
+                    }
+                    throw failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure);
+                })).toArray(CompletableFuture[]::new));
+    }
+
+    /** An item's size as DynamoDB counts it: each attribute's name in UTF-8 plus its value. */
+    static int sizeOf(Map<String, AttributeValue> item) {
+        int size = 0;
+        for (Map.Entry<String, AttributeValue> attribute : item.entrySet()) {
+            size += utf8(attribute.getKey()) + sizeOf(attribute.getValue());
+        }
+        return size;
+    }
+
+    private static int sizeOf(AttributeValue value) {
+        if (value.s() != null) {
+            return utf8(value.s());
+        }
+        if (value.n() != null) {
+            // Up to 38 significant digits in about one byte per two digits, plus one.
+            return (value.n().replaceAll("[^0-9]", "").length() + 1) / 2 + 1;
+        }
+        if (value.bool() != null || Boolean.TRUE.equals(value.nul())) {
+            return 1;
+        }
+        if (value.hasL()) {
+            return 3 + value.l().stream().mapToInt(element -> 1 + sizeOf(element)).sum();
+        }
+        if (value.hasM()) {
+            return 3 + value.m().entrySet().stream().mapToInt(entry -> 1 + utf8(entry.getKey()) + sizeOf(entry.getValue())).sum();
+        }
+        if (value.hasSs()) {
+            return value.ss().stream().mapToInt(ItemWeights::utf8).sum();
+        }
+        return 0;
+    }
+
+    private static int utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8).length;
+    }
+}
