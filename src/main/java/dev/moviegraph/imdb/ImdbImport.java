@@ -104,10 +104,12 @@ public final class ImdbImport {
     private long people;
     private long credits;
 
-    private final Set<String> candidates = new HashSet<>();
+    /** Candidate titles (type and adult flag pass), and every title title.basics has, as bits. */
+    private final IdSet candidates = new IdSet();
+    private final IdSet known = new IdSet();
     private final Map<String, RatingRow> ratings = new HashMap<>();
     private final Map<String, TitleCopy> kept = new HashMap<>();
-    private final Set<String> referenced = new HashSet<>();
+    private final IdSet referenced = new IdSet();
     private final Map<String, String> names = new HashMap<>();
     private final Map<String, List<CrewEntry>> crew = new TreeMap<>();
 
@@ -168,6 +170,7 @@ public final class ImdbImport {
 
     private void titles(Path basics) {
         read(basics, new TitleBasicsParser(), "titles", false, (row, line) -> {
+            known.add(row.id());
             if (options.titleTypes().contains(row.type()) && (!row.adult() || options.includeAdult())) {
                 candidates.add(row.id());
             }
@@ -216,6 +219,9 @@ public final class ImdbImport {
         Map<String, Map<String, CrewEntry>> fromPrincipals = new HashMap<>();
         read(principals, new TitlePrincipalsParser(), "referenced", false, (row, line) -> {
             if (!kept.containsKey(row.titleId())) {
+                if (!known.contains(row.titleId())) {
+                    skips.add(new Skip(TitlePrincipalsParser.FILE_NAME, line, SkipReason.UNKNOWN_TITLE, row.titleId()));
+                }
                 return;
             }
             referenced.add(row.personId());
@@ -227,6 +233,9 @@ public final class ImdbImport {
         });
         crewFile.ifPresent(file -> read(file, new TitleCrewParser(), "referenced", false, (row, line) -> {
             if (!kept.containsKey(row.titleId())) {
+                if (!known.contains(row.titleId())) {
+                    skips.add(new Skip(TitleCrewParser.FILE_NAME, line, SkipReason.UNKNOWN_TITLE, row.titleId()));
+                }
                 return;
             }
             List<CrewEntry> entries = crew.computeIfAbsent(row.titleId(), id -> new ArrayList<>());
@@ -235,6 +244,7 @@ public final class ImdbImport {
             row.directors().forEach(referenced::add);
             row.writers().forEach(referenced::add);
         }));
+        known.clear();
         // title.crew's order first (it lists every director and writer), then those only principals name.
         fromPrincipals.forEach((title, byOrdering) -> {
             List<CrewEntry> entries = crew.computeIfAbsent(title, id -> new ArrayList<>());

@@ -16,6 +16,8 @@ public enum SkipReason {
     MISSING_REQUIRED,
     /** A line longer than the reader's limit: dropped unread so that one broken line cannot exhaust memory. */
     LINE_TOO_LONG,
+    /** A principal or crew row naming a title that title.basics does not have (of any type). */
+    UNKNOWN_TITLE,
     /** A principal or crew entry naming a person that name.basics does not have: the credit is left out. */
     UNKNOWN_PERSON,
     /** A second cast row of the same person in the same title: the first, best billed, is kept. */

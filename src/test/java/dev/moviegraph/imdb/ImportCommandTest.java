@@ -92,7 +92,8 @@ class ImportCommandTest {
                 line("tt0000001", "6", "nm0000005", "actor", N, "[Broken"),
                 line("tt0000002", "1", "nm0000003", "self", N, "[\"Himself\"]"),
                 line("tt0000002", "2", "nm0000002", "writer", N, N),
-                line("tt0000003", "1", "nm0000005", "actor", N, "[\"Series Lead\"]"));
+                line("tt0000003", "1", "nm0000005", "actor", N, "[\"Series Lead\"]"),
+                line("tt0000099", "1", "nm0000001", "actress", N, "[\"Nowhere\"]"));
         ImdbFixture.write(files, "title.crew.tsv.gz",
                 ImdbFixture.TITLE_CREW_HEADER,
                 line("tt0000001", "nm0000002", "nm0000002,nm0000001"),
@@ -128,6 +129,7 @@ class ImportCommandTest {
         assertEquals(1, summary.skips().count(SkipReason.BAD_CHARACTERS_JSON));
         assertEquals(1, summary.skips().count(SkipReason.UNKNOWN_PERSON));
         assertEquals(1, summary.skips().count(SkipReason.DUPLICATE));
+        assertEquals(1, summary.skips().count(SkipReason.UNKNOWN_TITLE), "tt0000099 is in no file but principals");
 
         try (Moviegraph server = Moviegraph.start(config(), List.of())) {
             GraphQLClient graphql = new GraphQLClient(server.port());
