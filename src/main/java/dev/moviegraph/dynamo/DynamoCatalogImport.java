@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -39,12 +40,17 @@ public final class DynamoCatalogImport implements CatalogImport {
 
     @Override
     public void write(List<? extends Record> records) {
+        writeAsync(records).join();
+    }
+
+    /** Encodes the records, then returns while their BatchWriteItems go on. */
+    @Override
+    public CompletableFuture<Void> writeAsync(List<? extends Record> records) {
         List<Map<String, AttributeValue>> items = new ArrayList<>(records.size());
         for (Record record : records) {
             items.add(encode(record));
         }
-        batches.putAll(items, parallelism).join();
-        written.addAndGet(items.size());
+        return batches.putAll(items, parallelism).thenRun(() -> written.addAndGet(items.size()));
     }
 
     static Map<String, AttributeValue> encode(Record record) {
