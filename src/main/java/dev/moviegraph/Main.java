@@ -26,8 +26,8 @@ import sun.misc.Signal;
  * Entry point: with no arguments, reads the environment, starts the server and stops it cleanly on
  * SIGTERM (see {@link Moviegraph#close()}), then exits 0; {@code aggregate} runs the stream aggregator
  * alone ({@link Aggregate}); {@code migrate} upgrades the table to this layout ({@link Migrate});
- * {@code import DIR [options]} imports IMDb's datasets ({@link Import}); {@code benchmark [options]} runs
- * {@link Benchmark}. A server or aggregator that
+ * {@code import DIR [options]} imports IMDb's datasets ({@link Import}); {@code benchmark [load | import]
+ * [options]} runs {@link Benchmark}. A server or aggregator that
  * cannot start prints one line on stderr and exits 2 for its configuration (a bad variable, or
  * DYNAMODB_ENDPOINT=aws with no region or credentials), 1 for anything else (the stack trace is logged
  * at debug level).
@@ -48,7 +48,7 @@ public final class Main {
         if (!importing && (args.length > 1 || args.length == 1 && !args[0].equals("aggregate") && !args[0].equals("migrate"))) {
             // A mistyped command must not quietly start a server instead.
             System.err.println("unknown command '" + String.join(" ", args)
-                    + "'; usage: moviegraph.jar [aggregate | migrate | import DIR [options] | benchmark [load] [options]]");
+                    + "'; usage: moviegraph.jar [aggregate | migrate | import DIR [options] | benchmark [load | import] [options]]");
             System.exit(2);
             return;
         }

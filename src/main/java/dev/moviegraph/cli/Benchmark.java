@@ -25,14 +25,17 @@ import java.util.stream.IntStream;
  * twice, with DataLoader batching on and off, drives a fixed mix of query shapes over HTTP with N closed-loop
  * clients each, and prints throughput, client latency, DynamoDB requests and read units per GraphQL
  * request and the gateway's own time, per shape and mode. Exits 1 when any request failed.
- * {@code benchmark load [options]} runs {@link LoadRun} instead: all shapes at once on one server.
+ * {@code benchmark load [options]} runs {@link LoadRun} instead: all shapes at once on one server;
+ * {@code benchmark import [options]} runs {@link ImportBench}: an IMDb import against raw BatchWriteItem.
  */
 public final class Benchmark {
     private static final String USAGE = "usage: moviegraph.jar benchmark [--clients N] [--seconds S] [--warmup S]"
             + "\n  N clients (default 8) send requests back to back for S seconds (default 10) per shape and mode,"
             + "\n  after a warm-up of S seconds (default 2) per shape and mode whose results are discarded"
             + "\n       moviegraph.jar benchmark load [--clients N] [--seconds S] [--warmup S]"
-            + "\n  a mix of all shapes and some writes on one server (see LoadRun)";
+            + "\n  a mix of all shapes and some writes on one server (see LoadRun)"
+            + "\n       moviegraph.jar benchmark import [--titles N] [--out DIR] [--in-memory]"
+            + "\n  an IMDb import of N generated movies against raw BatchWriteItem (see ImportBench)";
     private static final Options DEFAULTS = new Options(8, 10, 2);
     private static final List<String> MOVIES = List.of("tt0111161", "tt0068646", "tt0133093");
     private static final List<String> ACTORS = List.of("nm0000209", "nm0000151");
@@ -64,6 +67,10 @@ public final class Benchmark {
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("load")) {
             LoadRun.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("import")) {
+            ImportBench.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         exit(args, DEFAULTS, USAGE, options -> new Benchmark(options).run());

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -64,22 +65,29 @@ public final class DynamoCatalogImport implements CatalogImport {
 
     @Override
     public void write(List<? extends Record> records) {
+        writeAsync(records).join();
+    }
+
+    /** Encodes the records, then returns while their BatchWriteItems go on. */
+    @Override
+    public CompletableFuture<Void> writeAsync(List<? extends Record> records) {
         List<Map<String, AttributeValue>> items = new ArrayList<>(records.size());
         for (Record record : records) {
             items.add(encode(record));
         }
-        weights.observe(items).join();
         if (maxWriteUnits <= 0) {
-            batches.putAll(items, parallelism).join();
-        } else {
-            // Slices of about a tenth of a second's units, each sent once the rate allows it.
-            int slice = Math.max(Batches.MAX_WRITE_ITEMS, maxWriteUnits / 10);
-            for (List<Map<String, AttributeValue>> part : Batches.chunks(items, slice)) {
-                pace(part.stream().mapToInt(item -> (ItemWeights.sizeOf(item) + 1023) / 1024).sum());
-                batches.putAll(part, parallelism).join();
-            }
+            return weights.observe(items).thenCompose(ignored -> batches.putAll(items, parallelism))
+                    .thenRun(() -> written.addAndGet(items.size()));
+        }
+        // Paced: slices of about a tenth of a second's units, each sent once the rate allows it.
+        weights.observe(items).join();
+        int slice = Math.max(Batches.MAX_WRITE_ITEMS, maxWriteUnits / 10);
+        for (List<Map<String, AttributeValue>> part : Batches.chunks(items, slice)) {
+            pace(part.stream().mapToInt(item -> (ItemWeights.sizeOf(item) + 1023) / 1024).sum());
+            batches.putAll(part, parallelism).join();
         }
         written.addAndGet(items.size());
+        return CompletableFuture.completedFuture(null);
     }
 
     /** Waits until {@code units} more fit in the rate: a put costs one unit per KB of item, rounded up. */

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,6 +23,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 /**
@@ -40,8 +43,9 @@ import java.util.function.Consumer;
  * so it is true at the end whatever order the files list their rows in; and a movie item is written
  * only after all of its credits, so a movie never shows half its cast.
  *
- * <p>Resumable: after each chunk of items is written, the checkpoint item records the phase and the last
- * line whose items are all stored. Run again with the same arguments and files, the import reads the
+ * <p>Chunks of items are written while the reading goes on, {@value #IN_FLIGHT} at a time, so parsing and
+ * writing overlap. Resumable: as chunks are stored, in order, the checkpoint item records the phase and
+ * the last line whose items, and every earlier line's, are all stored. Run again with the same arguments and files, the import reads the
  * earlier phases again without writing (to rebuild what it holds in memory), skips the lines already
  * written, and goes on. Items carry no import timestamp, so a resumed run ends with exactly the items an
  * uninterrupted one writes. Once done, a run with the same arguments and files writes nothing.
@@ -51,6 +55,8 @@ public final class ImdbImport {
     static final String NAME = ImportCheckpoint.IMDB;
     /** Records written (and a checkpoint saved) at a time. */
     static final int CHUNK = 2_000;
+    /** Chunks being written while the files are read on. */
+    static final int IN_FLIGHT = 2;
     private static final Set<String> CAST_CATEGORIES = Set.of("actor", "actress", "self");
     private static final List<String> PHASES = List.of("titles", "ratings", "kept", "referenced", "people", "cast", "crew",
             "movies", "reconcile");
@@ -83,6 +89,10 @@ public final class ImdbImport {
     private record TitleCopy(String title, Integer year) {
     }
 
+    /** A chunk handed to the target: stored once {@code written} completes, up to {@code line} of {@code phase}. */
+    private record Pending(CompletableFuture<Void> written, String phase, long line) {
+    }
+
     /** A director or writer of a kept title, in the order the files give. */
     private record CrewEntry(String personId, Role role) {
     }
@@ -112,6 +122,7 @@ public final class ImdbImport {
     private final IdSet referenced = new IdSet();
     private final Map<String, String> names = new HashMap<>();
     private final Map<String, List<CrewEntry>> crew = new TreeMap<>();
+    private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
 
     public ImdbImport(Options options, CatalogImport target, Consumer<String> out, boolean terminal) {
         this(options, target, out, terminal, CHUNK);
@@ -327,6 +338,7 @@ public final class ImdbImport {
             progress.tick(index, -1);
         }
         flush(chunk, "crew", index);
+        settle(0);
     }
 
     private void remember(String titleId, String personId, Role role) {
@@ -419,6 +431,7 @@ public final class ImdbImport {
             }
             if (writes) {
                 flush(chunk, phase, reader.lineNumber());
+                settle(0);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + file + ": " + e.getMessage(), e);
@@ -439,12 +452,38 @@ public final class ImdbImport {
         return PHASES.indexOf("people");
     }
 
+    /**
+     * Hands the chunk to the target and goes on reading while it is written, at most {@link #IN_FLIGHT}
+     * chunks at a time; records in the checkpoint the last line up to which every chunk is written.
+     */
     private void flush(List<? extends Record> chunk, String phase, long line) {
-        if (!chunk.isEmpty()) {
-            target.write(List.copyOf(chunk));
-            chunk.clear();
+        CompletableFuture<Void> written = chunk.isEmpty() ? CompletableFuture.completedFuture(null)
+                : target.writeAsync(List.copyOf(chunk));
+        chunk.clear();
+        inFlight.add(new Pending(written, phase, line));
+        settle(IN_FLIGHT);
+    }
+
+    /**
+     * Waits until at most {@code max} chunks are in flight, taking the written ones in the order they were
+     * read, then saves the checkpoint of the last of them: a line is only recorded once every chunk up to
+     * it is stored.
+     */
+    private void settle(int max) {
+        Pending last = null;
+        while (!inFlight.isEmpty() && (inFlight.size() > max || inFlight.peek().written().isDone())) {
+            Pending head = inFlight.poll();
+            try {
+                head.written().join();
+            } catch (CompletionException e) {
+                inFlight.clear();
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+            last = head;
         }
-        target.save(new ImportCheckpoint(NAME, runArguments, phase, line, false, update));
+        if (last != null) {
+            target.save(new ImportCheckpoint(NAME, runArguments, last.phase(), last.line(), false, update));
+        }
     }
 
     /** Lines of {@code phase} already written by the run being resumed (all, for an earlier phase). */
