@@ -86,6 +86,24 @@ public final class Import {
         return args.get(index);
     }
 
+    /**
+     * Prints the import's lines: a status line starting with a carriage return is redrawn in place (a
+     * terminal), any other line ends the status line first.
+     */
+    static java.util.function.Consumer<String> terminalLines(PrintStream out) {
+        boolean[] statusShown = {false};
+        return text -> {
+            if (text.startsWith("\r")) {
+                out.print(text + "\u001b[K"); // and clear what a longer line before left
+                statusShown[0] = true;
+            } else {
+                out.print((statusShown[0] ? System.lineSeparator() : "") + text + System.lineSeparator());
+                statusShown[0] = false;
+            }
+            out.flush();
+        };
+    }
+
     public static ImdbImport.Summary run(AppConfig config, List<String> args, PrintStream out) {
         ImdbImport.Options options = options(args);
         EmbeddedDynamo embedded = null;
@@ -112,7 +130,7 @@ public final class Import {
             admin.requireLayout();
             return new ImdbImport(options, new DynamoCatalogImport(client, config.tableName(), PARALLEL_WRITES,
                     options.maxWriteUnits()),
-                    out::println, System.console() != null).run();
+                    terminalLines(out), System.console() != null).run();
         } finally {
             client.close();
             if (embedded != null) {

@@ -5,10 +5,14 @@ import java.util.function.LongSupplier;
 
 /**
  * The import's progress: phase, rows read, items written, items/s and, from the compressed bytes read
- * of the phase's file, an ETA for the phase: a line every second on a terminal, every 10 seconds
- * otherwise (a log, a pipe), so a log stays readable.
+ * of the phase's file, an ETA for the phase. On a terminal one status line is redrawn every second (the
+ * text handed on starts with a carriage return, {@link #REDRAW}); otherwise (a log, a pipe) a plain
+ * line is written every 10 seconds, so a log stays readable.
  */
 final class ImportProgress {
+    /** Starts a status line that replaces the one before it on a terminal. */
+    static final String REDRAW = "\r";
+
     private final Consumer<String> out;
     private final boolean terminal;
     private final LongSupplier written;
@@ -21,10 +25,14 @@ final class ImportProgress {
     private long lastReport;
 
     ImportProgress(Consumer<String> out, boolean terminal, LongSupplier written) {
+        this(out, terminal, written, terminal ? 1_000_000_000L : 10_000_000_000L);
+    }
+
+    ImportProgress(Consumer<String> out, boolean terminal, LongSupplier written, long intervalNanos) {
         this.out = out;
         this.terminal = terminal;
         this.written = written;
-        this.intervalNanos = terminal ? 1_000_000_000L : 10_000_000_000L;
+        this.intervalNanos = intervalNanos;
     }
 
     void line(String text) {
@@ -56,6 +64,6 @@ final class ImportProgress {
             long eta = fraction <= 0 ? 0 : Math.round(seconds / fraction - seconds);
             status.append(String.format(", %.0f%% of the file, ETA %dm%02ds", fraction * 100, eta / 60, eta % 60));
         }
-        line(status.toString());
+        out.accept(terminal ? REDRAW + status : status.toString());
     }
 }

@@ -294,7 +294,7 @@ class ImportCommandTest {
     }
 
     /** Every item but the checkpoint and the layout item, by key. */
-    private static Map<String, Map<String, AttributeValue>> catalogItems(Path data) {
+    static Map<String, Map<String, AttributeValue>> catalogItems(Path data) {
         try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(data, false)) {
             DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of());
             try {
