@@ -3,13 +3,10 @@ package dev.moviegraph.cli;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.config.ConfigException;
 import dev.moviegraph.dynamo.DynamoCatalogImport;
-import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.imdb.ImdbImport;
-import dev.moviegraph.local.EmbeddedDynamo;
 
 import java.io.PrintStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -17,7 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * {@code moviegraph.jar import DIR [--title-types movie,tvMovie] [--include-adult] [--min-votes N]}:
@@ -106,20 +102,7 @@ public final class Import {
 
     public static ImdbImport.Summary run(AppConfig config, List<String> args, PrintStream out) {
         ImdbImport.Options options = options(args);
-        EmbeddedDynamo embedded = null;
-        URI endpoint = null;
-        if (config.endpoint() instanceof AppConfig.Endpoint.Embedded) {
-            if (config.dataDir() == null) {
-                throw new ConfigException("import writes into a table that outlives the process: set DYNAMODB_DATA_DIR"
-                        + " (the embedded engine's data folder, which the server then serves) or DYNAMODB_ENDPOINT");
-            }
-            embedded = EmbeddedDynamo.persistent(config.dataDir(), false);
-            endpoint = embedded.endpoint();
-        } else if (config.endpoint() instanceof AppConfig.Endpoint.Url url) {
-            endpoint = url.uri();
-        }
-        DynamoDbAsyncClient client = DynamoClients.create(endpoint, List.of());
-        try {
+        return AdminTable.with(config, "import writes into", client -> {
             TableAdmin admin = new TableAdmin(client, config.tableName());
             if (config.createTable()) {
                 admin.ensureTable();
@@ -131,11 +114,6 @@ public final class Import {
             return new ImdbImport(options, new DynamoCatalogImport(client, config.tableName(), PARALLEL_WRITES,
                     options.maxWriteUnits()),
                     terminalLines(out), System.console() != null).run();
-        } finally {
-            client.close();
-            if (embedded != null) {
-                embedded.close();
-            }
-        }
+        });
     }
 }
