@@ -9,6 +9,10 @@ import dev.moviegraph.dynamo.DynamoCatalogWriter;
 import dev.moviegraph.dynamo.ItemWeights;
 import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.StreamAggregator;
+import dev.moviegraph.dynamo.StreamChangeFeed;
+import dev.moviegraph.catalog.ChangeFeed;
+import dev.moviegraph.graphql.LiveQueries;
+import dev.moviegraph.http.GraphQLWebSocket;
 import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.graphql.QueryLimits;
@@ -24,12 +28,14 @@ import dev.moviegraph.local.SampleSnapshot;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,12 +62,13 @@ public final class Moviegraph implements AutoCloseable {
     private final DynamoDbStreamsAsyncClient streams;
     private final Duration grace;
     private final GraphQLService graphql;
+    private final Live live;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
 
     private Moviegraph(EmbeddedDynamo embedded, DynamoDbAsyncClient client, HttpServer http, ExecutorService writes,
                        StreamAggregator aggregator, DynamoDbStreamsAsyncClient streams, Duration grace,
-                       GraphQLService graphql) {
+                       GraphQLService graphql, Live live) {
         this.embedded = embedded;
         this.client = client;
         this.http = http;
@@ -70,6 +77,17 @@ public final class Moviegraph implements AutoCloseable {
         this.streams = streams;
         this.grace = grace;
         this.graphql = graphql;
+        this.live = live;
+    }
+
+    /** Subscriptions: the WebSocket transport, the live queries, the change feed and the transport's timers. */
+    private record Live(GraphQLWebSocket socket, LiveQueries queries, ChangeFeed feed, ScheduledExecutorService timers) {
+        void close() {
+            socket.closeAll();
+            queries.close();
+            feed.close();
+            timers.shutdownNow();
+        }
     }
 
     /** Writes wait on DynamoDB (read, then a conditional transaction) on threads of their own. */
@@ -104,6 +122,7 @@ public final class Moviegraph implements AutoCloseable {
         ExecutorService writes = null;
         StreamAggregator aggregator = null;
         DynamoDbStreamsAsyncClient streams = null;
+        Live live = null;
         try {
             prepareTable(config, client);
             ItemWeights weights = new ItemWeights(client, config.tableName()).load();
@@ -122,18 +141,41 @@ public final class Moviegraph implements AutoCloseable {
                 streams = DynamoClients.createStreams(endpoint);
                 aggregator = new StreamAggregator(client, streams, config.tableName(), arn, metrics).start();
             }
+            ObjectMapper json = new ObjectMapper();
+            WriteGuard writeGuard = new WriteGuard(config.writeToken(), config.embedded());
+            if (config.subscriptions().enabled()) {
+                ChangeFeed feed = ChangeFeed.NONE;
+                try {
+                    String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
+                    if (streams == null) {
+                        streams = DynamoClients.createStreams(endpoint);
+                    }
+                    feed = new StreamChangeFeed(client, streams, config.tableName(), arn, Clock.systemUTC());
+                } catch (IllegalStateException e) {
+                    LOG.warn("Subscriptions answer once and never update: {}", e.getMessage()
+                            .replace("TOTALS=stream needs", "they need"));
+                }
+                LiveQueries queries = new LiveQueries(graphql, feed);
+                ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemonThreads("moviegraph-ws-"));
+                AppConfig.Subscriptions ws = config.subscriptions();
+                live = new Live(new GraphQLWebSocket(queries, graphql, json, writeGuard, new GraphQLWebSocket.Limits(
+                        ws.maxConnections(), ws.maxPerConnection(), Duration.ofMillis(ws.initTimeoutMillis())), timers),
+                        queries, feed, timers);
+            }
             if (!config.batching()) {
                 LOG.warn("BATCHING=off: every DataLoader key is its own request (for comparison only)");
             }
             Duration grace = Duration.ofSeconds(config.shutdownGraceSeconds());
-            HttpServer http = new HttpServer(new GraphQLHandler(graphql, new ObjectMapper(),
-                    new WriteGuard(config.writeToken(), config.embedded()), limits.maxBodyBytes()),
-                    new HealthHandler(catalog), metrics, limits.maxBodyBytes(), limits.corsOrigins(), grace)
+            HttpServer http = new HttpServer(new GraphQLHandler(graphql, json, writeGuard, limits.maxBodyBytes()),
+                    live == null ? null : live.socket(), new HealthHandler(catalog), metrics, limits.maxBodyBytes(), limits.corsOrigins(), grace)
                     .start(config.port());
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
                     (System.nanoTime() - started) / 1_000_000, http.port());
-            return new Moviegraph(embedded, client, http, writes, aggregator, streams, grace, graphql);
+            return new Moviegraph(embedded, client, http, writes, aggregator, streams, grace, graphql, live);
         } catch (RuntimeException e) {
+            if (live != null) {
+                live.close();
+            }
             if (aggregator != null) {
                 aggregator.close();
             }
@@ -205,14 +247,18 @@ public final class Moviegraph implements AutoCloseable {
         long deadline = begun + grace.toNanos();
         LOG.info("Shutting down: no new requests, up to {} s for those in flight", grace.toSeconds());
         List<RuntimeException> failures = new ArrayList<>();
+        if (live != null) {
+            // Subscribers first: a clean close code (1001) lets their clients reconnect elsewhere at once.
+            step("subscriptions", live::close, failures);
+        }
         step("HTTP", http::stop, failures);
         step("query time limits", graphql::close, failures);
         step("write threads", () -> stopWrites(deadline), failures);
         if (aggregator != null) {
-            step("stream aggregator", () -> {
-                aggregator.close();
-                streams.close();
-            }, failures);
+            step("stream aggregator", aggregator::close, failures);
+        }
+        if (streams != null) {
+            step("stream client", streams::close, failures);
         }
         step("DynamoDB client", client::close, failures);
         if (embedded != null) {

@@ -20,5 +20,7 @@ public enum CatalogAccess {
     /** {@link CatalogWriter#deleteMovie}: a whole item collection. */
     DELETE_MOVIE,
     /** {@link CatalogWriter#recordStream}. */
-    RECORD_STREAM
+    RECORD_STREAM,
+    /** {@link ChangeFeed}: the stream reader's lease, the changes it publishes and every replica's poll of them. */
+    CHANGE_FEED
 }

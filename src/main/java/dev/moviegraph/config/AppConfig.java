@@ -27,10 +27,23 @@ import java.util.regex.Pattern;
  * @param aggregator   in stream mode, run the stream aggregator inside this server
  * @param limits       what one request may ask for
  * @param shutdownGraceSeconds SHUTDOWN_GRACE_SECONDS: how long a stop lets requests in flight finish
+ * @param subscriptions what the WebSocket transport allows
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
-                        boolean aggregator, Limits limits, int shutdownGraceSeconds) {
+                        boolean aggregator, Limits limits, int shutdownGraceSeconds, Subscriptions subscriptions) {
+
+    /**
+     * Subscriptions over WebSocket (graphql-transport-ws on /graphql).
+     *
+     * @param enabled           SUBSCRIPTIONS: on (default) or off (no WebSocket endpoint, no stream reading)
+     * @param maxConnections    MAX_WS_CONNECTIONS: open sockets per server
+     * @param maxPerConnection  MAX_SUBSCRIPTIONS_PER_CONNECTION: operations open on one socket
+     * @param initTimeoutMillis WS_INIT_TIMEOUT_MS: how long a socket may wait before connection_init
+     */
+    public record Subscriptions(boolean enabled, int maxConnections, int maxPerConnection, int initTimeoutMillis) {
+        public static final Subscriptions DEFAULTS = new Subscriptions(true, 1_000, 25, 3_000);
+    }
 
     /**
      * What one request may ask for; each is an environment variable with a safe default.
@@ -143,11 +156,16 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "MAX_READ_UNITS", 100, 0, 1_000_000, problems),
                 parseLimit(env, "REQUEST_TIMEOUT_MS", 15_000, 100, 300_000, problems));
         int shutdownGrace = parseLimit(env, "SHUTDOWN_GRACE_SECONDS", 20, 0, 600, problems);
+        Subscriptions subscriptions = new Subscriptions(parseSwitch(env, "SUBSCRIPTIONS", problems),
+                parseLimit(env, "MAX_WS_CONNECTIONS", Subscriptions.DEFAULTS.maxConnections(), 0, 1_000_000, problems),
+                parseLimit(env, "MAX_SUBSCRIPTIONS_PER_CONNECTION", Subscriptions.DEFAULTS.maxPerConnection(), 1, 1_000,
+                        problems),
+                parseLimit(env, "WS_INIT_TIMEOUT_MS", Subscriptions.DEFAULTS.initTimeoutMillis(), 100, 60_000, problems));
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
-                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace);
+                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, subscriptions);
     }
 
     private static int parseLimit(Map<String, String> env, String name, int fallback, int min, int max,
@@ -187,12 +205,12 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
 
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions);
     }
 
 

@@ -95,7 +95,17 @@ enum Access {
     /** The aggregator's batch: totals of many movies and the shard's checkpoint, in one transaction. */
     AGGREGATE_TOTALS(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
             ":pk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), PK, Bound.FULL),
-            ":sk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), SK, Bound.FULL));
+            ":sk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), SK, Bound.FULL)),
+    /** The change feed's reader lease: taken, renewed and given up with conditional writes. */
+    FEED_LEASE(CatalogAccess.CHANGE_FEED, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.LEASE, PK), ":sk", bind(TableModel.LEASE, SK)),
+    /** A batch of changes, written on condition that the writer still holds the lease in its term. */
+    PUBLISH_CHANGES(CatalogAccess.CHANGE_FEED, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", new Binding(List.of(TableModel.LEASE, TableModel.CHANGE), PK, Bound.FULL),
+            ":sk", new Binding(List.of(TableModel.LEASE, TableModel.CHANGE), SK, Bound.FULL)),
+    /** Every replica with subscribers: the changes published after the last one it saw. */
+    CHANGES_SINCE(CatalogAccess.CHANGE_FEED, "Query", Index.TABLE, "pk = :feed AND sk > :after",
+            ":feed", bind(TableModel.CHANGE, PK), ":after", bind(TableModel.CHANGE, SK));
 
     /** How a value is taken from its template: all of it, the prefix before the first attribute, or either. */
     private enum Bound {

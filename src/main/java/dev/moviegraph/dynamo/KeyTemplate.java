@@ -18,10 +18,11 @@ import java.util.regex.Pattern;
  * positions sort last); {@code desc} writes 9999 - value (so later years sort first) with 9999 for none
  * (unknown years last); {@code short} keeps the first {@value #SHORT} characters of a text, so a key stays
  * far below DynamoDB's 1,024-byte sort-key limit whatever the title (IMDb has titles of several hundred
- * characters): the key only orders, the item keeps the whole text, and the id after it keeps it unique.
+ * characters): the key only orders, the item keeps the whole text, and the id after it keeps it unique;
+ * {@code seq} writes a non-negative long in 19 digits, so counters sort by number.
  */
 final class KeyTemplate {
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc|short))?}");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc|short|seq))?}");
     private static final int NONE = 9999;
     static final int SHORT = 100;
 
@@ -80,6 +81,8 @@ final class KeyTemplate {
                 String whole = text(value);
                 key.append(part.format() == null || whole.codePointCount(0, whole.length()) <= SHORT ? whole
                         : whole.substring(0, whole.offsetByCodePoints(0, SHORT)));
+            } else if (part.format().equals("seq")) {
+                key.append(String.format("%019d", ((Number) values.get(part.attribute())).longValue()));
             } else {
                 int number = value == null ? NONE : ((Number) value).intValue();
                 key.append(String.format("%04d", part.format().equals("desc") && value != null ? NONE - number : number));

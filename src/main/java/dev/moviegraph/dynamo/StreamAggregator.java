@@ -22,7 +22,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.DescribeStreamRequest;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
@@ -142,15 +141,7 @@ public final class StreamAggregator implements AutoCloseable {
     }
 
     private List<Shard> shards() {
-        List<Shard> shards = new ArrayList<>();
-        String after = null;
-        do {
-            var description = streams.describeStream(DescribeStreamRequest.builder().streamArn(streamArn)
-                    .exclusiveStartShardId(after).build()).join().streamDescription();
-            shards.addAll(description.shards());
-            after = description.lastEvaluatedShardId();
-        } while (after != null);
-        return shards;
+        return StreamShards.all(streams, streamArn);
     }
 
     /**

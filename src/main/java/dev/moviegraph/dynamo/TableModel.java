@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -74,6 +75,18 @@ public final class TableModel {
     }
 
     /** Facts about the table itself: its layout version, and markers of finished loads. */
+    /** The holder of a named lease, until {@code heldUntil} (epoch milliseconds), in its {@code term}. */
+    public record Lease(String name, String owner, long heldUntil, long term) {
+    }
+
+    /**
+     * Movies whose items changed and months whose totals changed, as read from the stream; {@code everything}
+     * when a reader may have missed changes (a new term, a lost iterator), so every subscription is re-read.
+     */
+    public record Change(long term, long sequence, List<String> movies, List<String> months, boolean everything,
+                         long expiresAt) {
+    }
+
     public record Meta(String name, Integer layoutVersion, Instant loadedAt) {
     }
 
@@ -116,7 +129,22 @@ public final class TableModel {
     static final Entity<ImportCheckpoint> IMPORT = Entity.of("import", ImportCheckpoint.class)
             .key(PK, "imp#{name}").key(SK, "imp#{name}");
 
-    static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS, List.of(TOTAL, STREAM, CHECKPOINT, META, IMPORT));
+    /**
+     * Who reads the table's stream for the change feed: one replica at a time holds it until it expires;
+     * each new holder gets the next term, which orders the changes it publishes after its predecessor's.
+     */
+    static final Entity<Lease> LEASE = Entity.of("lease", Lease.class)
+            .key(PK, "lease#{name}").key(SK, "lease#{name}");
+
+    /**
+     * A batch of changes the lease holder read from the stream, for every replica to poll: one partition,
+     * ordered by term and sequence, each item expiring (TTL) an hour after it was written.
+     */
+    static final Entity<Change> CHANGE = Entity.of("change", Change.class)
+            .key(PK, "chg#feed").key(SK, "chg#{term:seq}#{sequence:seq}");
+
+    static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
+            List.of(TOTAL, STREAM, CHECKPOINT, META, IMPORT, LEASE, CHANGE));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));
@@ -240,6 +268,26 @@ public final class TableModel {
 
     static Map<String, AttributeValue> metaKey(String name) {
         return META.key(Map.of("name", name));
+    }
+
+    /** The movie whose item collection holds an item of this partition key, if it is one. */
+    static Optional<MovieId> movieOfPartition(String pk) {
+        String prefix = MOVIE.template(PK).prefix();
+        return pk.startsWith(prefix) && pk.length() > prefix.length()
+                ? Optional.of(MovieId.of(pk.substring(prefix.length()))) : Optional.empty();
+    }
+
+    /** The month of a total's sort key, if it is one. */
+    static Optional<YearMonth> monthOfTotal(String sk) {
+        String prefix = TOTAL.template(SK).prefix();
+        if (!sk.startsWith(prefix)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(YearMonth.parse(sk.substring(prefix.length())));
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty();
+        }
     }
 
     /** A key value of an entity's template for these attribute values (a partition to query, say). */

@@ -87,6 +87,19 @@ final class CatalogWiring {
         }
         field("Query", "topMovies", Set.of(CatalogAccess.TOP_MOVIES), this::topMovies);
         field("Query", "streamTotal", BY_KEY, this::streamTotal);
+        // Subscriptions are read as queries on every change (see LiveQueries): the same reads, and what each
+        // read depends on is noted for the change feed to match.
+        field("Subscription", "topMoviesChanged", Set.of(CatalogAccess.TOP_MOVIES), env -> {
+            LiveInterest.of(env).month(env.getArgument("month"));
+            return topMovies(env).thenApply(totals -> {
+                totals.forEach(total -> LiveInterest.of(env).movie(total.movieId()));
+                return totals;
+            });
+        });
+        field("Subscription", "streamTotalChanged", BY_KEY, env -> {
+            LiveInterest.of(env).movie(MovieId.of(env.getArgument("movieId")));
+            return streamTotal(env);
+        });
 
         field("Movie", "id", PARENT_ITEM, env -> movieNode(env).id().value());
         field("Movie", "title", BY_KEY, movieField(Movie::title, MovieNode.Copy::title, true));

@@ -20,9 +20,17 @@ import java.time.Clock;
  */
 final class GatewaySchema {
     private final GraphQLSchema schema;
+    private final GraphQLSchema live;
 
     private GatewaySchema(GraphQLSchema schema) {
         this.schema = schema;
+        // A subscription is a query read again on every change: the same types, fetchers and limits with
+        // the Subscription type as the query root, so each message runs through the query pipeline.
+        this.live = schema.getSubscriptionType() == null ? null : GraphQLSchema.newSchema(schema)
+                .query(schema.getSubscriptionType())
+                .mutation((graphql.schema.GraphQLObjectType) null)
+                .subscription((graphql.schema.GraphQLObjectType) null)
+                .build();
     }
 
     /** The shipped schema.graphqls, checked against {@code catalog}. */
@@ -41,6 +49,11 @@ final class GatewaySchema {
 
     GraphQLSchema schema() {
         return schema;
+    }
+
+    /** The schema subscriptions run on as queries (the Subscription type as the query root); null without one. */
+    GraphQLSchema liveSchema() {
+        return live;
     }
 
     private static String shippedText() {

@@ -49,6 +49,8 @@ public final class GraphQLService implements AutoCloseable {
     static final long DOCUMENT_CACHE_CHARS = 4_000_000;
 
     private final GraphQL graphQL;
+    /** Subscriptions, read as queries of the live schema (see {@link GatewaySchema#liveSchema}); null without one. */
+    private final GraphQL live;
     private final CatalogReader catalog;
     private final CatalogWriter writer;
     private final Loaders loaders;
@@ -81,12 +83,12 @@ public final class GraphQLService implements AutoCloseable {
                 .recordStats()
                 .build();
         metrics.monitor(documents, "graphql.documents");
-        this.graphQL = GraphQL.newGraphQL(schema.schema())
-                .defaultDataFetcherExceptionHandler(new ErrorHandler())
-                .preparsedDocumentProvider(new CachedDocuments(documents, limits.maxAliases()))
-                .instrumentation(new ChainedInstrumentation(new OperationNames(),
-                        new MaxQueryDepthInstrumentation(limits.maxDepth())))
-                .build();
+        this.graphQL = engine(schema.schema(), documents, limits);
+        // Its own document cache: a subscription's query form must never be found by an HTTP request.
+        this.live = schema.liveSchema() == null ? null : engine(schema.liveSchema(), Caffeine.newBuilder()
+                .maximumWeight(DOCUMENT_CACHE_CHARS / 4)
+                .weigher((String query, PreparsedDocumentEntry entry) -> query.length())
+                .build(), limits);
         this.catalog = catalog;
         this.writer = writer;
         this.loaders = new Loaders(batching, metrics);
@@ -101,8 +103,62 @@ public final class GraphQLService implements AutoCloseable {
         this.deadlines.setRemoveOnCancelPolicy(true);
     }
 
+    private static GraphQL engine(graphql.schema.GraphQLSchema schema, Cache<String, PreparsedDocumentEntry> documents,
+                                  QueryLimits limits) {
+        return GraphQL.newGraphQL(schema)
+                .defaultDataFetcherExceptionHandler(new ErrorHandler())
+                .preparsedDocumentProvider(new CachedDocuments(documents, limits.maxAliases()))
+                .instrumentation(new ChainedInstrumentation(new OperationNames(),
+                        new MaxQueryDepthInstrumentation(limits.maxDepth())))
+                .build();
+    }
+
     public CompletableFuture<Map<String, Object>> execute(GraphQLRequest request, TraceMode mode) {
         OperationDefinition.Operation kind = operationKind(request).orElse(null);
+        if (kind == OperationDefinition.Operation.SUBSCRIPTION) {
+            return CompletableFuture.completedFuture(Map.of("errors", List.of(Map.of(
+                    "message", "Subscriptions are served over WebSocket at this same path, with the graphql-transport-ws"
+                            + " protocol (graphql-ws, Apollo Client's GraphQLWsLink), not over HTTP",
+                    "extensions", Map.of("code", ErrorType.BAD_REQUEST.name())))));
+        }
+        return execute(graphQL, request, kind, mode, null);
+    }
+
+    /**
+     * One reading of a subscription: {@code query} is the subscription's document made a query of the
+     * live schema. It runs as any query does (read budget, time limit, fresh DataLoaders, extensions.cost),
+     * and {@code interest} collects what it depended on.
+     */
+    CompletableFuture<Map<String, Object>> executeLive(GraphQLRequest query, LiveInterest interest) {
+        return execute(live, query, OperationDefinition.Operation.QUERY, TraceMode.OFF, interest);
+    }
+
+    /** The schema requests are validated against. */
+    graphql.schema.GraphQLSchema schema() {
+        return graphQL.getGraphQLSchema();
+    }
+
+    /** A request's document and its parse or validation errors against the schema. */
+    record Validated(Document document, List<graphql.GraphQLError> errors) {
+    }
+
+    /** Parses (within the parser limits) and validates a request against the schema, without running it. */
+    Validated validate(GraphQLRequest request) {
+        ExecutionInput input = ExecutionInput.newExecutionInput().query(request.query())
+                .operationName(request.operationName()).variables(request.variables())
+                .graphQLContext(context -> context.put(ParserOptions.class, limits.parserOptions()))
+                .build();
+        graphql.ParseAndValidateResult result = graphql.ParseAndValidate.parseAndValidate(schema(), input);
+        return new Validated(result.getDocument(), result.getErrors());
+    }
+
+    boolean hasSubscriptions() {
+        return live != null;
+    }
+
+    private CompletableFuture<Map<String, Object>> execute(GraphQL engine, GraphQLRequest request,
+                                                           OperationDefinition.Operation kind, TraceMode mode,
+                                                           LiveInterest interest) {
         if (mode == TraceMode.PLAN && kind == OperationDefinition.Operation.MUTATION) {
             return CompletableFuture.completedFuture(Map.of("errors", List.of(Map.of(
                     "message", "Moviegraph-Trace: plan is for queries; a mutation is never planned, only executed",
@@ -111,8 +167,8 @@ public final class GraphQLService implements AutoCloseable {
         long start = System.nanoTime();
         if (mode == TraceMode.PLAN) {
             PlanningCatalog planning = new PlanningCatalog(catalog, limits.maxReadUnits());
-            ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE), true, false);
-            return graphQL.executeAsync(input).thenApply(result -> {
+            ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE), true, false, null);
+            return engine.executeAsync(input).thenApply(result -> {
                 Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, false));
                 // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
                 response.remove("data");
@@ -121,14 +177,14 @@ public final class GraphQLService implements AutoCloseable {
             });
         }
         if (kind != OperationDefinition.Operation.QUERY || limits.maxReadUnits() <= 0) {
-            return run(request, kind, mode, start, false);
+            return run(engine, request, kind, mode, start, false, interest);
         }
         // Estimate first: the same fetchers over the planning catalog, which calls nothing.
         PlanningCatalog estimate = new PlanningCatalog(catalog, limits.maxReadUnits());
-        ExecutionInput planInput = input(request, new RequestScope(estimate, null, CallObserver.NONE), true, false);
-        return graphQL.executeAsync(planInput).thenCompose(planned -> {
+        ExecutionInput planInput = input(request, new RequestScope(estimate, null, CallObserver.NONE), true, false, null);
+        return engine.executeAsync(planInput).thenCompose(planned -> {
             if (!estimate.stopped()) {
-                return run(request, kind, mode, start, true);
+                return run(engine, request, kind, mode, start, true, interest);
             }
             Map<String, Object> response = new LinkedHashMap<>();
             response.put("errors", List.of(overBudget(estimate.readUnits())));
@@ -147,19 +203,20 @@ public final class GraphQLService implements AutoCloseable {
     }
 
     /** Executes the request for real, under its read budget and, for a query, its time limit. */
-    private CompletableFuture<Map<String, Object>> run(GraphQLRequest request, OperationDefinition.Operation kind,
-                                                       TraceMode mode, long start, boolean estimated) {
+    private CompletableFuture<Map<String, Object>> run(GraphQL engine, GraphQLRequest request,
+                                                       OperationDefinition.Operation kind, TraceMode mode, long start,
+                                                       boolean estimated, LiveInterest interest) {
         RequestReceipt receipt = new RequestReceipt(start, metrics);
         boolean query = kind != OperationDefinition.Operation.MUTATION;
         // A write once started runs to its end (bounded by the SDK's timeouts), so its outcome is known.
         RequestGuard guard = new RequestGuard(receipt, query ? limits.maxReadUnits() : 0);
-        ExecutionInput input = input(request, new RequestScope(catalog, writer, guard), false, estimated);
+        ExecutionInput input = input(request, new RequestScope(catalog, writer, guard), false, estimated, interest);
         ScheduledFuture<?> timer = query && limits.timeout() != null ? deadlines.schedule(() -> {
             guard.stop(new RequestStoppedException(Reason.TIME_LIMIT, "The query ran longer than its time limit of "
                     + limits.timeout().toMillis() + " ms (REQUEST_TIMEOUT_MS) and was stopped; this field was not read"));
             input.cancel();
         }, limits.timeout().toMillis(), TimeUnit.MILLISECONDS) : null;
-        return graphQL.executeAsync(input).thenApply(result -> {
+        return engine.executeAsync(input).thenApply(result -> {
             if (timer != null) {
                 timer.cancel(false);
             }
@@ -180,7 +237,8 @@ public final class GraphQLService implements AutoCloseable {
      * @param planning     a planning run (its DataLoader batches are not measured)
      * @param secondLookup the request's document was already looked up (by its estimate)
      */
-    private ExecutionInput input(GraphQLRequest request, RequestScope scope, boolean planning, boolean secondLookup) {
+    private ExecutionInput input(GraphQLRequest request, RequestScope scope, boolean planning, boolean secondLookup,
+                                 LiveInterest interest) {
         return ExecutionInput.newExecutionInput()
                 .query(request.query())
                 .operationName(request.operationName())
@@ -192,7 +250,8 @@ public final class GraphQLService implements AutoCloseable {
                         .put(ParserOptions.class, limits.parserOptions())
                         .put(Introspection.INTROSPECTION_DISABLED, !limits.introspection())
                         .put(ResultNodesInfo.MAX_RESULT_NODES, limits.maxResultNodes())
-                        .put(RequestScope.class, scope))
+                        .put(RequestScope.class, scope)
+                        .putAll(interest == null ? Map.of() : Map.of(LiveInterest.class, interest)))
                 .build();
     }
 

@@ -32,8 +32,9 @@ public final class HttpServer {
     private final GracefulHandler inFlight = new GracefulHandler();
     private final Duration grace;
 
-    public HttpServer(GraphQLHandler graphql, HealthHandler health, GatewayMetrics metrics, int maxBodyBytes,
-                      List<String> corsOrigins, Duration grace) {
+    /** @param webSocket GraphQL over WebSocket on the same path, or null when subscriptions are off */
+    public HttpServer(GraphQLHandler graphql, GraphQLWebSocket webSocket, HealthHandler health, GatewayMetrics metrics,
+                      int maxBodyBytes, List<String> corsOrigins, Duration grace) {
         this.grace = grace;
         byte[] graphiqlPage = resource("/graphiql/index.html");
         this.app = Javalin.create(config -> {
@@ -57,6 +58,9 @@ public final class HttpServer {
             config.staticFiles.enableWebjars();
             config.routes.post("/graphql", graphql::post);
             config.routes.get("/graphql", graphql::get);
+            if (webSocket != null) {
+                config.routes.ws("/graphql", webSocket::configure);
+            }
             config.routes.get("/health", health::handle);
             config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
                     .result(metrics.scrape()));

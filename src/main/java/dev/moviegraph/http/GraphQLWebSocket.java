@@ -1,0 +1,442 @@
+package dev.moviegraph.http;
+
+import dev.moviegraph.graphql.ErrorType;
+import dev.moviegraph.graphql.GraphQLRequest;
+import dev.moviegraph.graphql.GraphQLService;
+import dev.moviegraph.graphql.LiveQueries;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import graphql.language.OperationDefinition;
+
+import io.javalin.websocket.WsCloseContext;
+import io.javalin.websocket.WsConfig;
+import io.javalin.websocket.WsConnectContext;
+import io.javalin.websocket.WsContext;
+import io.javalin.websocket.WsErrorContext;
+import io.javalin.websocket.WsMessageContext;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.eclipse.jetty.websocket.api.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * GraphQL over WebSocket with graphql-ws's {@code graphql-transport-ws} protocol, as its client and Apollo
+ * Client's GraphQLWsLink speak it: connection_init within the init timeout (else 4408), one init only
+ * (4429), operations only once acknowledged (4401), unique operation ids (4409), ping answered with pong,
+ * anything malformed closes with 4400, a socket without the sub-protocol with 4406. Operations run in
+ * {@link LiveQueries}; only the protocol lives here.
+ * Bounded: connections per server (over it the socket closes with 1013, try again later), operations per
+ * connection (over it the operation gets an error), and what waits to be sent: one message per
+ * subscription at most, the newest, so a slow reader gets the latest state and never a growing queue.
+ */
+public final class GraphQLWebSocket {
+    private static final Logger LOG = LoggerFactory.getLogger(GraphQLWebSocket.class);
+    static final String PROTOCOL = "graphql-transport-ws";
+    /** Control messages (acks, pongs, errors, completes) waiting for a client that does not read. */
+    static final int MAX_WAITING_CONTROL = 256;
+    private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+
+    /** The limits of the WebSocket transport. */
+    public record Limits(int maxConnections, int maxOperationsPerConnection, Duration initTimeout) {
+    }
+
+    private final LiveQueries live;
+    private final GraphQLService service;
+    private final ObjectMapper json;
+    private final WriteGuard writes;
+    private final Limits limits;
+    private final ScheduledExecutorService timers;
+    private final Map<String, Connection> connections = new ConcurrentHashMap<>();
+    private volatile boolean closing;
+
+    public GraphQLWebSocket(LiveQueries live, GraphQLService service, ObjectMapper json, WriteGuard writes, Limits limits,
+                            ScheduledExecutorService timers) {
+        this.live = live;
+        this.service = service;
+        this.json = json;
+        this.writes = writes;
+        this.limits = limits;
+        this.timers = timers;
+    }
+
+    void configure(WsConfig ws) {
+        ws.onConnect(this::connected);
+        ws.onMessage(this::message);
+        ws.onBinaryMessage(ctx -> close(ctx, 4400, "Binary messages are not part of " + PROTOCOL));
+        ws.onClose(this::closed);
+        ws.onError(this::failed);
+    }
+
+    /** How many sockets are open. */
+    public int connections() {
+        return connections.size();
+    }
+
+    /**
+     * Closes every socket with 1001 (going away), as graphql-ws's server does when it is disposed: clients
+     * reconnect, to another replica or to this one once it is back. New sockets are refused from now on.
+     */
+    public void closeAll() {
+        closing = true;
+        for (Connection connection : connections.values()) {
+            connection.end();
+            close(connection.ctx, 1001, "The server is shutting down");
+        }
+    }
+
+    private void connected(WsConnectContext ctx) {
+        String offered = ctx.header("Sec-WebSocket-Protocol");
+        boolean speaks = offered != null && Arrays.stream(offered.split(",")).map(String::trim).anyMatch(PROTOCOL::equals);
+        if (!speaks) {
+            close(ctx, 4406, "Subprotocol not acceptable: use " + PROTOCOL);
+            return;
+        }
+        if (closing) {
+            close(ctx, 1001, "The server is shutting down");
+            return;
+        }
+        Connection connection = new Connection(ctx);
+        if (connections.size() >= limits.maxConnections()) {
+            close(ctx, 1013, "Too many connections on this server (MAX_WS_CONNECTIONS); try again later");
+            return;
+        }
+        connections.put(ctx.sessionId(), connection);
+        // WebSocket pings keep an idle socket (a subscription with nothing new) open through proxies and Jetty's idle timeout.
+        ctx.enableAutomaticPings(KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
+        connection.initTimer = timers.schedule(() -> {
+            if (!connection.initialised) {
+                close(ctx, 4408, "Connection initialisation timeout");
+            }
+        }, limits.initTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void closed(WsCloseContext ctx) {
+        Connection connection = connections.remove(ctx.sessionId());
+        if (connection != null) {
+            connection.end();
+        }
+    }
+
+    private void failed(WsErrorContext ctx) {
+        Connection connection = connections.remove(ctx.sessionId());
+        if (connection != null) {
+            connection.end();
+        }
+        LOG.debug("WebSocket error", ctx.error());
+    }
+
+    private void message(WsMessageContext ctx) {
+        Connection connection = connections.get(ctx.sessionId());
+        if (connection == null) {
+            return;
+        }
+        JsonNode message;
+        try {
+            message = json.readTree(ctx.message());
+        } catch (JsonProcessingException e) {
+            close(ctx, 4400, "Invalid message received: not JSON");
+            return;
+        }
+        JsonNode type = message == null ? null : message.get("type");
+        if (type == null || !type.isTextual()) {
+            close(ctx, 4400, "Invalid message received: no type");
+            return;
+        }
+        switch (type.asText()) {
+            case "connection_init" -> connection.init(message.get("payload"));
+            case "ping" -> connection.outbox.control(Map.of("type", "pong"));
+            case "pong" -> { }
+            case "subscribe" -> connection.subscribe(message);
+            case "complete" -> {
+                JsonNode id = message.get("id");
+                if (id == null || !id.isTextual()) {
+                    close(ctx, 4400, "Invalid message received: complete needs an id");
+                } else {
+                    connection.complete(id.asText());
+                }
+            }
+            default -> close(ctx, 4400, "Invalid message received: unknown type '" + type.asText() + "'");
+        }
+    }
+
+    private static void close(WsContext ctx, int code, String reason) {
+        try {
+            ctx.closeSession(code, reason);
+        } catch (RuntimeException e) {
+            LOG.debug("Closing a WebSocket failed", e);
+        }
+    }
+
+    /** One socket: its protocol state, operations and outbox. */
+    private final class Connection {
+        private final WsContext ctx;
+        private final Outbox outbox;
+        private final Map<String, LiveQueries.Handle> operations = new HashMap<>();
+        private volatile boolean initialised;
+        private volatile String authorization;
+        private ScheduledFuture<?> initTimer;
+        private boolean ended;
+
+        Connection(WsContext ctx) {
+            this.ctx = ctx;
+            this.outbox = new Outbox(ctx, json);
+            this.authorization = ctx.header("Authorization");
+        }
+
+        synchronized void init(JsonNode payload) {
+            if (initialised) {
+                close(ctx, 4429, "Too many initialisation requests");
+                return;
+            }
+            if (payload != null && !payload.isNull() && !payload.isObject()) {
+                close(ctx, 4400, "Invalid message received: connection_init payload must be an object");
+                return;
+            }
+            initialised = true;
+            if (initTimer != null) {
+                initTimer.cancel(false);
+            }
+            // Apollo's GraphQLWsLink and graphql-ws send credentials as connectionParams, the init payload.
+            if (payload != null && payload.isObject()) {
+                JsonNode given = payload.has("Authorization") ? payload.get("Authorization") : payload.get("authorization");
+                if (given != null && given.isTextual()) {
+                    authorization = given.asText();
+                }
+            }
+            outbox.control(Map.of("type", "connection_ack"));
+        }
+
+        void subscribe(JsonNode message) {
+            JsonNode id = message.get("id");
+            JsonNode payload = message.get("payload");
+            if (id == null || !id.isTextual() || id.asText().isEmpty()) {
+                close(ctx, 4400, "Invalid message received: subscribe needs an id");
+                return;
+            }
+            if (payload == null || !payload.isObject() || payload.get("query") == null || !payload.get("query").isTextual()) {
+                close(ctx, 4400, "Invalid message received: subscribe needs a payload with a query string");
+                return;
+            }
+            JsonNode variables = payload.get("variables");
+            JsonNode operationName = payload.get("operationName");
+            if ((variables != null && !variables.isNull() && !variables.isObject())
+                    || (operationName != null && !operationName.isNull() && !operationName.isTextual())) {
+                close(ctx, 4400, "Invalid message received: variables must be an object, operationName a string");
+                return;
+            }
+            String operationId = id.asText();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> vars = variables == null || variables.isNull() ? Map.of() : json.convertValue(variables, Map.class);
+            GraphQLRequest request = new GraphQLRequest(payload.get("query").asText(),
+                    operationName == null || operationName.isNull() ? null : operationName.asText(), vars);
+            OperationDefinition.Operation kind = service.operationKind(request).orElse(null);
+            synchronized (this) {
+                if (!initialised) {
+                    close(ctx, 4401, "Unauthorized");
+                    return;
+                }
+                if (ended) {
+                    return;
+                }
+                if (operations.containsKey(operationId)) {
+                    close(ctx, 4409, "Subscriber for " + operationId + " already exists");
+                    return;
+                }
+                if (operations.size() >= limits.maxOperationsPerConnection()) {
+                    outbox.control(errorMessage(operationId, LiveQueries.error(ErrorType.LIMIT_EXCEEDED,
+                            "This connection has " + operations.size() + " operations open, the most allowed"
+                                    + " (MAX_SUBSCRIPTIONS_PER_CONNECTION); complete one first")));
+                    return;
+                }
+                if (kind == OperationDefinition.Operation.MUTATION) {
+                    Optional<WriteGuard.Refusal> refusal = writes.check(authorization);
+                    if (refusal.isPresent()) {
+                        outbox.control(errorMessage(operationId, LiveQueries.error(refusal.get().code(),
+                                refusal.get().message())));
+                        return;
+                    }
+                }
+                // Reserved before starting: a first result may come back on another thread at once.
+                operations.put(operationId, () -> { });
+            }
+            boolean single = kind != OperationDefinition.Operation.SUBSCRIPTION;
+            LiveQueries.Handle handle = live.start(request, new LiveQueries.Sink() {
+                @Override
+                public void next(Map<String, Object> result) {
+                    Map<String, Object> next = message(operationId, "next", result);
+                    if (single) {
+                        outbox.control(next);
+                    } else {
+                        outbox.latest(operationId, next);
+                    }
+                }
+
+                @Override
+                public void error(List<Map<String, Object>> errors) {
+                    if (finished(operationId)) {
+                        outbox.control(message(operationId, "error", errors));
+                    }
+                }
+
+                @Override
+                public void complete() {
+                    if (finished(operationId)) {
+                        outbox.control(Map.of("id", operationId, "type", "complete"));
+                    }
+                }
+            });
+            synchronized (this) {
+                if (operations.containsKey(operationId) && !ended) {
+                    operations.put(operationId, handle);
+                    return;
+                }
+            }
+            // Finished or the socket went away while starting.
+            if (!single) {
+                handle.cancel();
+            }
+        }
+
+        /** Forgets an operation the server ends; false when it was ended already (the client completed it). */
+        private synchronized boolean finished(String operationId) {
+            return operations.remove(operationId) != null;
+        }
+
+        void complete(String operationId) {
+            LiveQueries.Handle handle;
+            synchronized (this) {
+                handle = operations.remove(operationId);
+            }
+            if (handle != null) {
+                handle.cancel();
+                // No further events for it, not even one already waiting.
+                outbox.forget(operationId);
+            }
+        }
+
+        void end() {
+            List<LiveQueries.Handle> open;
+            synchronized (this) {
+                ended = true;
+                open = List.copyOf(operations.values());
+                operations.clear();
+                if (initTimer != null) {
+                    initTimer.cancel(false);
+                }
+            }
+            open.forEach(LiveQueries.Handle::cancel);
+            outbox.stop();
+        }
+
+        private Map<String, Object> errorMessage(String operationId, Map<String, Object> error) {
+            return message(operationId, "error", List.of(error));
+        }
+
+        private Map<String, Object> message(String operationId, String type, Object payload) {
+            Map<String, Object> message = new LinkedHashMap<>();
+            message.put("id", operationId);
+            message.put("type", type);
+            message.put("payload", payload);
+            return message;
+        }
+    }
+
+    /**
+     * What waits to be sent on one socket, one frame in flight at a time: control messages in order, and
+     * per subscription only its newest "next" (a newer one replaces one not yet sent).
+     */
+    private static final class Outbox {
+        private final WsContext ctx;
+        private final ObjectMapper json;
+        private final ArrayDeque<String> control = new ArrayDeque<>();
+        private final LinkedHashMap<String, String> latest = new LinkedHashMap<>();
+        private boolean sending;
+        private boolean stopped;
+
+        Outbox(WsContext ctx, ObjectMapper json) {
+            this.ctx = ctx;
+            this.json = json;
+        }
+
+        synchronized void control(Map<String, Object> message) {
+            if (stopped) {
+                return;
+            }
+            if (control.size() >= MAX_WAITING_CONTROL) {
+                stopped = true;
+                close(ctx, 4400, "Too many messages waiting: the client does not read its socket");
+                return;
+            }
+            control.add(write(message));
+            pump();
+        }
+
+        synchronized void latest(String operationId, Map<String, Object> message) {
+            if (stopped) {
+                return;
+            }
+            latest.put(operationId, write(message));
+            pump();
+        }
+
+        synchronized void forget(String operationId) {
+            latest.remove(operationId);
+        }
+
+        synchronized void stop() {
+            stopped = true;
+            control.clear();
+            latest.clear();
+        }
+
+        private String write(Map<String, Object> message) {
+            try {
+                return json.writeValueAsString(message);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("A message could not be written as JSON", e);
+            }
+        }
+
+        private void pump() {
+            if (sending || stopped) {
+                return;
+            }
+            String next = control.poll();
+            if (next == null && !latest.isEmpty()) {
+                String first = latest.keySet().iterator().next();
+                next = latest.remove(first);
+            }
+            if (next == null) {
+                return;
+            }
+            sending = true;
+            ctx.session.sendText(next, Callback.from(this::sent, failure -> {
+                synchronized (this) {
+                    stopped = true;
+                }
+                LOG.debug("A WebSocket send failed", failure);
+            }));
+        }
+
+        private synchronized void sent() {
+            sending = false;
+            pump();
+        }
+    }
+}
