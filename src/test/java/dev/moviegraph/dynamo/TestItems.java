@@ -1,10 +1,14 @@
 package dev.moviegraph.dynamo;
 
 import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.MovieId;
 
+import java.time.YearMonth;
 import java.util.Map;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /** Items as the table model writes them, for tests outside this package that script a fake DynamoDB. */
 public final class TestItems {
@@ -23,6 +27,14 @@ public final class TestItems {
     /** The key value that names the layout item in a request. */
     public static String layoutKey() {
         return TableModel.metaKey(TableModel.LAYOUT).get(TableModel.PK).s();
+    }
+
+    /** An UpdateItem adding {@code count} streams to a movie's total, as a service other than the gateway would. */
+    public static UpdateItemRequest addStreams(String table, MovieId movie, YearMonth month, String title, long count) {
+        Update update = DynamoCatalogWriter.totalIncrement(table, movie, month, title, count);
+        return UpdateItemRequest.builder().tableName(table).key(update.key()).updateExpression(update.updateExpression())
+                .expressionAttributeNames(update.expressionAttributeNames())
+                .expressionAttributeValues(update.expressionAttributeValues()).build();
     }
 
     /** The key value that names the item-sizes item (read at start-up for the estimates). */

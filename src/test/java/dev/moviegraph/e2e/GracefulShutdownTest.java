@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.support.GatewayProcess;
 import dev.moviegraph.support.GraphQLClient;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -65,7 +66,6 @@ class GracefulShutdownTest {
     private static final String MONTH = "2026-08";
     private static final String RECORD = "mutation($m: ID!, $s: ID!, $at: DateTime!) { recordStream(input: "
             + "{movieId: $m, streamId: $s, at: $at}) { counted } }";
-    private static final Pattern READY = Pattern.compile("GraphiQL at http://localhost:(\\d+)/graphiql");
 
     /** What became of a request: a whole answer, a refusal (it was never run), or anything else. */
     private enum Outcome { COMPLETED, REFUSED, LOST }
@@ -98,8 +98,8 @@ class GracefulShutdownTest {
     @Test
     void sigtermFinishesAcceptedRequestsRefusesNewOnesExitsZeroAndKeepsEveryAcknowledgedWrite(
             @TempDir(factory = Scratch.class) Path dir) throws Exception {
-        ServerProcess first = start(dir, "first", Map.of());
-        GraphQLClient client = new GraphQLClient(first.port);
+        GatewayProcess first = start(dir, "first", Map.of());
+        GraphQLClient client = new GraphQLClient(first.port());
         for (int w = 0; w < WRITERS; w++) {
             JsonNode put = client.query("mutation($id: ID!) { putMovie(input: {id: $id, title: \"Drained\"}) { id } }",
                     Map.of("id", Write.movie(w))).data();
@@ -140,17 +140,17 @@ class GracefulShutdownTest {
 
             int probeStatus;
             long signalled;
-            try (Socket probe = openProbe(first.port)) {
+            try (Socket probe = openProbe(first.port())) {
                 signalled = System.nanoTime();
-                first.process.destroy(); // SIGTERM on Linux
+                first.process().destroy(); // SIGTERM on Linux
                 awaitListenerClosed(first);
-                first.process.destroy(); // and again while it stops
+                first.process().destroy(); // and again while it stops
                 probeStatus = probeStatus(probe);
             }
-            boolean exited = first.process.waitFor(EXIT_BOUND_SECONDS, TimeUnit.SECONDS);
+            boolean exited = first.process().waitFor(EXIT_BOUND_SECONDS, TimeUnit.SECONDS);
             long exitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - signalled);
             assertTrue(exited, "exit within " + EXIT_BOUND_SECONDS + " s of SIGTERM\n" + first.log());
-            assertEquals(0, first.process.exitValue(), "exit status after SIGTERM\n" + first.log());
+            assertEquals(0, first.process().exitValue(), "exit status after SIGTERM\n" + first.log());
 
             for (Future<?> writer : writers) {
                 writer.get(10, TimeUnit.SECONDS);
@@ -177,11 +177,11 @@ class GracefulShutdownTest {
             assertTrue(first.log().contains("SIGTERM again: already shutting down"), first.shutdownLog());
 
             // The same folder, without the sample: what answers now was kept on disk by the first process.
-            ServerProcess second = start(dir, "second", Map.of("LOAD_SAMPLE", "false"));
-            assertStoredExactly(new GraphQLClient(second.port), pool, stored, refused);
-            second.process.destroy();
-            assertTrue(second.process.waitFor(EXIT_BOUND_SECONDS, TimeUnit.SECONDS), second.log());
-            assertEquals(0, second.process.exitValue(), second.log());
+            GatewayProcess second = start(dir, "second", Map.of("LOAD_SAMPLE", "false"));
+            assertStoredExactly(new GraphQLClient(second.port()), pool, stored, refused);
+            second.process().destroy();
+            assertTrue(second.process().waitFor(EXIT_BOUND_SECONDS, TimeUnit.SECONDS), second.log());
+            assertEquals(0, second.process().exitValue(), second.log());
         } finally {
             pool.shutdownNow();
         }
@@ -210,9 +210,16 @@ class GracefulShutdownTest {
         return writes.stream().filter(write -> write.writer() == writer).toList();
     }
 
-    private ServerProcess start(Path dir, String name, Map<String, String> env) throws Exception {
-        ServerProcess server = ServerProcess.launch(dir.resolve("data"), dir.resolve(name + ".log"), env);
-        started.add(server.process);
+    private static Map<String, String> withData(Path dataDir, Map<String, String> env) {
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.put("DYNAMODB_DATA_DIR", dataDir.toString());
+        all.put("SHUTDOWN_GRACE_SECONDS", Integer.toString(GRACE_SECONDS));
+        return all;
+    }
+
+    private GatewayProcess start(Path dir, String name, Map<String, String> env) throws Exception {
+        GatewayProcess server = GatewayProcess.launch(dir.resolve(name + ".log"), withData(dir.resolve("data"), env));
+        started.add(server.process());
         server.awaitReady();
         return server;
     }
@@ -306,10 +313,10 @@ class GracefulShutdownTest {
     }
 
     /** Waits until a new connection is refused: the server has begun to stop. */
-    private static void awaitListenerClosed(ServerProcess server) throws InterruptedException {
+    private static void awaitListenerClosed(GatewayProcess server) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < until) {
-            try (Socket ignored = new Socket(InetAddress.getLoopbackAddress(), server.port)) {
+            try (Socket ignored = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
                 Thread.sleep(2);
             } catch (IOException refused) {
                 return;
@@ -324,62 +331,6 @@ class GracefulShutdownTest {
         public Path createTempDirectory(AnnotatedElementContext element, ExtensionContext extension)
                 throws IOException {
             return EmbeddedDynamo.scratchDirectory("moviegraph-shutdown");
-        }
-    }
-
-    /** The server in a JVM of its own, started as in production: java dev.moviegraph.Main and an environment. */
-    private static final class ServerProcess {
-        final Process process;
-        final Path logFile;
-        int port;
-
-        private ServerProcess(Process process, Path logFile) {
-            this.process = process;
-            this.logFile = logFile;
-        }
-
-        static ServerProcess launch(Path dataDir, Path logFile, Map<String, String> env) throws IOException {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                    "dev.moviegraph.Main")
-                    .redirectErrorStream(true).redirectOutput(logFile.toFile());
-            Map<String, String> environment = builder.environment();
-            environment.keySet().removeIf(key -> !key.equals("PATH") && !key.equals("HOME"));
-            environment.put("PORT", "0");
-            environment.put("DYNAMODB_DATA_DIR", dataDir.toString());
-            environment.put("SHUTDOWN_GRACE_SECONDS", Integer.toString(GRACE_SECONDS));
-            environment.putAll(env);
-            return new ServerProcess(builder.start(), logFile);
-        }
-
-        /** Waits for the ready line (PORT=0: it names the port) and a healthy /health. */
-        void awaitReady() throws Exception {
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (System.nanoTime() < until && process.isAlive()) {
-                Matcher ready = READY.matcher(log());
-                if (ready.find()) {
-                    port = Integer.parseInt(ready.group(1));
-                    GraphQLClient.Response health = new GraphQLClient(port).get("/health", Map.of(), null);
-                    assertEquals(200, health.status(), health.raw().body());
-                    return;
-                }
-                Thread.sleep(100);
-            }
-            fail("the server did not start\n" + log());
-        }
-
-        String log() {
-            try {
-                return Files.readString(logFile);
-            } catch (IOException e) {
-                return "(no log: " + e + ")";
-            }
-        }
-
-        /** The start-up time and the shutdown steps, as logged. */
-        String shutdownLog() {
-            return String.join("\n", log().lines()
-                    .filter(line -> line.contains("SIGTERM handler") || line.contains("ready in")).toList());
         }
     }
 }

@@ -1,0 +1,94 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.catalog.MonthlyStreams;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.TestItems;
+import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.local.SampleCatalog;
+import dev.moviegraph.support.DynamoDbLocalProcess;
+import dev.moviegraph.support.GatewayProcess;
+import dev.moviegraph.support.GraphQLClient;
+import dev.moviegraph.support.WsClient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.nio.file.Path;
+import java.time.YearMonth;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+/**
+ * Two gateway processes on one DynamoDB Local: a subscriber on the first hears, within 2 s, a stream
+ * recorded through the second and a total changed with the SDK directly, past both gateways.
+ */
+class SubscriptionReplicasTest {
+    private static final String TOKEN = "replica-test-token-0123456789";
+
+    @Test
+    void aSubscriberOnOneReplicaHearsWritesMadeThroughAnotherAndStraightToTheTable() throws Exception {
+        Path dir = EmbeddedDynamo.scratchDirectory("moviegraph-replicas");
+        SampleCatalog sample = SampleCatalog.generate(SampleCatalog.DEFAULT_SEED);
+        YearMonth month = sample.months().get(sample.months().size() - 1);
+        MonthlyStreams top = sample.totals().stream().filter(total -> total.month().equals(month))
+                .max(Comparator.comparingLong(MonthlyStreams::streams)).orElseThrow();
+        try (DynamoDbLocalProcess dynamo = new DynamoDbLocalProcess(dir.resolve("data"), dir.resolve("dynamo.log")).start()) {
+            Map<String, String> env = Map.of("DYNAMODB_ENDPOINT", dynamo.endpoint().toString(), "WRITE_TOKEN", TOKEN,
+                    "CREATE_TABLE", "true", "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", "local",
+                    "AWS_SECRET_ACCESS_KEY", "local");
+            try (GatewayProcess first = GatewayProcess.launch(dir.resolve("first.log"), env);
+                 GatewayProcess second = GatewayProcess.launch(dir.resolve("second.log"), env)) {
+                first.awaitReady();
+                second.awaitReady();
+                try (WsClient ws = WsClient.connected(first.port())) {
+                    ws.subscribe("top", "subscription($month: YearMonth!) { topMoviesChanged(month: $month, limit: 1)"
+                            + " { movie { id } streams } }", Map.of("month", month.toString()));
+                    JsonNode initial = ws.next(15);
+                    assertNotNull(initial, "no first answer\n" + first.log());
+                    JsonNode leader = initial.path("payload").path("data").path("topMoviesChanged").get(0);
+                    assertEquals(top.movieId().value(), leader.path("movie").path("id").asText(), initial.toString());
+                    long streams = leader.path("streams").asLong();
+                    // Let the first replica's change feed take the stream reader lease.
+                    Thread.sleep(1_500);
+
+                    GraphQLClient.Response recorded = new GraphQLClient(second.port()).post(GraphQLClient.body(
+                            "mutation($input: StreamInput!) { recordStream(input: $input) { counted } }",
+                            Map.of("input", Map.of("movieId", top.movieId().value(), "streamId", UUID.randomUUID().toString(),
+                                    "at", month.atDay(2).atTime(8, 0) + ":00Z"))),
+                            "application/json", "application/json", Map.of("Authorization", "Bearer " + TOKEN));
+                    assertTrue(recorded.data().path("recordStream").path("counted").asBoolean(), recorded.body().toString());
+                    long sent = System.nanoTime();
+                    JsonNode throughSecond = ws.next(2);
+                    assertNotNull(throughSecond, "a stream recorded through the other replica did not arrive within 2 s\n"
+                            + first.log());
+                    assertEquals(streams + 1, total(throughSecond), throughSecond.toString());
+                    System.out.printf("Through the other replica: %d ms%n", (System.nanoTime() - sent) / 1_000_000);
+
+                    JsonNode direct;
+                    try (DynamoDbAsyncClient sdk = DynamoClients.create(dynamo.endpoint(), List.of())) {
+                        sdk.updateItem(TestItems.addStreams("moviegraph", top.movieId(), month, top.movieTitle(), 5))
+                                .join();
+                        sent = System.nanoTime();
+                        direct = ws.next(2);
+                    }
+                    assertNotNull(direct, "an UpdateItem made with the SDK did not arrive within 2 s\n" + first.log());
+                    assertEquals(streams + 6, total(direct), direct.toString());
+                    System.out.printf("Straight to the table: %d ms%n", (System.nanoTime() - sent) / 1_000_000);
+                }
+            }
+        }
+    }
+
+    private static long total(JsonNode message) {
+        return message.path("payload").path("data").path("topMoviesChanged").get(0).path("streams").asLong();
+    }
+
+}
