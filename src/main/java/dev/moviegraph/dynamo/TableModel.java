@@ -74,7 +74,6 @@ public final class TableModel {
     public record Checkpoint(String shardId, String sequenceNumber, boolean closed) {
     }
 
-    /** Facts about the table itself: its layout version, and markers of finished loads. */
     /** The holder of a named lease, until {@code heldUntil} (epoch milliseconds), in its {@code term}. */
     public record Lease(String name, String owner, long heldUntil, long term) {
     }
@@ -87,6 +86,7 @@ public final class TableModel {
                          long expiresAt) {
     }
 
+    /** Facts about the table itself: its layout version, and markers of finished loads. */
     public record Meta(String name, Integer layoutVersion, Instant loadedAt) {
     }
 

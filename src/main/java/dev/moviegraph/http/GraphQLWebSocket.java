@@ -19,7 +19,6 @@ import io.javalin.websocket.WsErrorContext;
 import io.javalin.websocket.WsMessageContext;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -48,8 +47,6 @@ import org.slf4j.LoggerFactory;
 public final class GraphQLWebSocket {
     private static final Logger LOG = LoggerFactory.getLogger(GraphQLWebSocket.class);
     static final String PROTOCOL = "graphql-transport-ws";
-    /** Control messages (acks, pongs, errors, completes) waiting for a client that does not read. */
-    static final int MAX_WAITING_CONTROL = 256;
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
 
     /** The limits of the WebSocket transport. */
@@ -195,7 +192,8 @@ public final class GraphQLWebSocket {
 
         Connection(WsContext ctx) {
             this.ctx = ctx;
-            this.outbox = new Outbox(ctx, json);
+            this.outbox = new Outbox(json, (text, done, failed) -> ctx.session.sendText(text, Callback.from(done, failed)),
+                    reason -> close(ctx, 4400, reason));
             this.authorization = ctx.header("Authorization");
         }
 
@@ -354,89 +352,6 @@ public final class GraphQLWebSocket {
             message.put("type", type);
             message.put("payload", payload);
             return message;
-        }
-    }
-
-    /**
-     * What waits to be sent on one socket, one frame in flight at a time: control messages in order, and
-     * per subscription only its newest "next" (a newer one replaces one not yet sent).
-     */
-    private static final class Outbox {
-        private final WsContext ctx;
-        private final ObjectMapper json;
-        private final ArrayDeque<String> control = new ArrayDeque<>();
-        private final LinkedHashMap<String, String> latest = new LinkedHashMap<>();
-        private boolean sending;
-        private boolean stopped;
-
-        Outbox(WsContext ctx, ObjectMapper json) {
-            this.ctx = ctx;
-            this.json = json;
-        }
-
-        synchronized void control(Map<String, Object> message) {
-            if (stopped) {
-                return;
-            }
-            if (control.size() >= MAX_WAITING_CONTROL) {
-                stopped = true;
-                close(ctx, 4400, "Too many messages waiting: the client does not read its socket");
-                return;
-            }
-            control.add(write(message));
-            pump();
-        }
-
-        synchronized void latest(String operationId, Map<String, Object> message) {
-            if (stopped) {
-                return;
-            }
-            latest.put(operationId, write(message));
-            pump();
-        }
-
-        synchronized void forget(String operationId) {
-            latest.remove(operationId);
-        }
-
-        synchronized void stop() {
-            stopped = true;
-            control.clear();
-            latest.clear();
-        }
-
-        private String write(Map<String, Object> message) {
-            try {
-                return json.writeValueAsString(message);
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("A message could not be written as JSON", e);
-            }
-        }
-
-        private void pump() {
-            if (sending || stopped) {
-                return;
-            }
-            String next = control.poll();
-            if (next == null && !latest.isEmpty()) {
-                String first = latest.keySet().iterator().next();
-                next = latest.remove(first);
-            }
-            if (next == null) {
-                return;
-            }
-            sending = true;
-            ctx.session.sendText(next, Callback.from(this::sent, failure -> {
-                synchronized (this) {
-                    stopped = true;
-                }
-                LOG.debug("A WebSocket send failed", failure);
-            }));
-        }
-
-        private synchronized void sent() {
-            sending = false;
-            pump();
         }
     }
 }
