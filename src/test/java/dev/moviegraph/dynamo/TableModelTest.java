@@ -87,7 +87,9 @@ class TableModelTest {
     void everyAccessPatternDescribesTheTemplatesItQueriesWith() {
         for (Access access : Access.values()) {
             AccessPattern pattern = access.describe();
-            assertFalse(pattern.keyTemplate().contains(":"), access + " left a placeholder: " + pattern.keyTemplate());
+            // A key format such as {term:seq} is part of a template; a ":value" outside one is a placeholder left.
+            assertFalse(pattern.keyTemplate().replaceAll("\\{[^}]*}", "").contains(":"),
+                    access + " left a placeholder: " + pattern.keyTemplate());
         }
         String collection = TableModel.MOVIE.template(TableModel.PK).text();
         assertEquals("pk = " + collection + " AND lsi1sk > " + TableModel.MOVIE.template(TableModel.LSI1_SK).text(),
