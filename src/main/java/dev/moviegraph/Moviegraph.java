@@ -161,6 +161,9 @@ public final class Moviegraph implements AutoCloseable {
                 live = new Live(new GraphQLWebSocket(queries, graphql, json, writeGuard, new GraphQLWebSocket.Limits(
                         ws.maxConnections(), ws.maxPerConnection(), Duration.ofMillis(ws.initTimeoutMillis())), timers),
                         queries, feed, timers);
+                metrics.gauge("graphql.subscriptions", "Subscriptions open on this server", queries::activeSubscriptions);
+                metrics.gauge("graphql.websocket.connections", "WebSockets open on this server",
+                        live.socket()::connections);
             }
             if (!config.batching()) {
                 LOG.warn("BATCHING=off: every DataLoader key is its own request (for comparison only)");

@@ -82,6 +82,11 @@ public final class GatewayMetrics implements CallObserver {
         CaffeineCacheMetrics.monitor(registry, cache, name);
     }
 
+    /** Publishes a value read when scraped (open sockets, open subscriptions). */
+    public void gauge(String name, String description, java.util.function.Supplier<Number> value) {
+        io.micrometer.core.instrument.Gauge.builder(name, value).description(description).register(registry);
+    }
+
     /** Everything, in the Prometheus text format. */
     public String scrape() {
         return registry.scrape();

@@ -91,6 +91,23 @@ class SubscriptionsTest {
     }
 
     @Test
+    void openSubscriptionsAndSocketsAreGaugedInMetrics() {
+        try (WsClient ws = WsClient.connected(server.port())) {
+            ws.subscribe("top", TOP, Map.of("month", busiestMonth().toString(), "limit", 1));
+            assertNotNull(ws.next(10));
+            String metrics = server.client().get("/metrics", Map.of(), null).raw().body();
+            assertTrue(gauge(metrics, "graphql_subscriptions") >= 1, metrics);
+            assertTrue(gauge(metrics, "graphql_websocket_connections") >= 1, metrics);
+            ws.send(Map.of("id", "top", "type", "complete"));
+        }
+    }
+
+    private static double gauge(String metrics, String name) {
+        return metrics.lines().filter(line -> line.startsWith(name + " ")).mapToDouble(line ->
+                Double.parseDouble(line.substring(name.length() + 1).trim())).findFirst().orElse(-1);
+    }
+
+    @Test
     void completeStopsTheUpdates() {
         YearMonth month = busiestMonth();
         try (WsClient ws = WsClient.connected(server.port())) {
