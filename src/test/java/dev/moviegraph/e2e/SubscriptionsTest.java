@@ -91,6 +91,20 @@ class SubscriptionsTest {
     }
 
     @Test
+    void theFieldsUnderASubscriptionBatchAsInAQuery() {
+        YearMonth month = busiestMonth();
+        String selection = "(month: \"" + month + "\", limit: 10) { streams movie { title year } }";
+        JsonNode query = server.client().query("{ topMovies" + selection + " }").body();
+        try (WsClient ws = WsClient.connected(server.port())) {
+            ws.subscribe("top", "subscription { topMoviesChanged" + selection + " }", Map.of());
+            JsonNode first = ws.next(10);
+            // One Query of GSI2 and one BatchGetItem for the ten movies, never one read per movie.
+            assertEquals(2, first.path("payload").path("extensions").path("cost").path("requests").asInt(), first.toString());
+            assertEquals(query.path("data").path("topMovies"), first.path("payload").path("data").path("topMoviesChanged"));
+        }
+    }
+
+    @Test
     void openSubscriptionsAndSocketsAreGaugedInMetrics() {
         try (WsClient ws = WsClient.connected(server.port())) {
             ws.subscribe("top", TOP, Map.of("month", busiestMonth().toString(), "limit", 1));
