@@ -27,10 +27,25 @@ import java.util.regex.Pattern;
  * @param aggregator   in stream mode, run the stream aggregator inside this server
  * @param limits       what one request may ask for
  * @param shutdownGraceSeconds SHUTDOWN_GRACE_SECONDS: how long a stop lets requests in flight finish
+ * @param persistedQueries     automatic persisted queries and trusted documents
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
-                        boolean aggregator, Limits limits, int shutdownGraceSeconds) {
+                        boolean aggregator, Limits limits, int shutdownGraceSeconds, PersistedQueries persistedQueries) {
+
+    /**
+     * Persisted queries: Apollo's automatic persisted queries, stored in the table, or a fixed list of
+     * trusted documents.
+     *
+     * @param automatic              APQ: register documents by hash and run them by hash (ignored with a list)
+     * @param maxDocumentBytes       APQ_MAX_DOCUMENT_BYTES: a larger document runs but is never stored
+     * @param registrationsPerMinute APQ_REGISTRATIONS_PER_MINUTE: new documents one replica stores a minute
+     * @param ttlSeconds             APQ_TTL_SECONDS: how long a stored document is kept
+     * @param trustedDocuments       TRUSTED_DOCUMENTS: a manifest of the only documents that run; null for none
+     */
+    public record PersistedQueries(boolean automatic, int maxDocumentBytes, int registrationsPerMinute,
+                                   int ttlSeconds, Path trustedDocuments) {
+    }
 
     /**
      * What one request may ask for; each is an environment variable with a safe default.
@@ -79,7 +94,8 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         return "AppConfig[port=" + port + ", endpoint=" + endpoint + ", tableName=" + tableName + ", createTable="
                 + createTable + ", loadSample=" + loadSample + ", dataDir=" + dataDir + ", batching=" + batching
                 + ", writeToken=" + (writeToken == null ? "unset" : "set") + ", totals=" + totals + ", aggregator="
-                + aggregator + ", limits=" + limits + ", shutdownGraceSeconds=" + shutdownGraceSeconds + "]";
+                + aggregator + ", limits=" + limits + ", shutdownGraceSeconds=" + shutdownGraceSeconds
+                + ", persistedQueries=" + persistedQueries + "]";
     }
 
     public boolean embedded() {
@@ -143,11 +159,18 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "MAX_READ_UNITS", 100, 0, 1_000_000, problems),
                 parseLimit(env, "REQUEST_TIMEOUT_MS", 15_000, 100, 300_000, problems));
         int shutdownGrace = parseLimit(env, "SHUTDOWN_GRACE_SECONDS", 20, 0, 600, problems);
+        String trusted = env.get("TRUSTED_DOCUMENTS");
+        // The manifest itself is read when the server starts, which reports any problem with it on one line.
+        PersistedQueries persisted = new PersistedQueries(parseSwitch(env, "APQ", problems),
+                parseLimit(env, "APQ_MAX_DOCUMENT_BYTES", 16_384, 256, 262_144, problems),
+                parseLimit(env, "APQ_REGISTRATIONS_PER_MINUTE", 60, 0, 100_000, problems),
+                parseLimit(env, "APQ_TTL_SECONDS", 604_800, 60, 31_536_000, problems),
+                trusted == null || trusted.isBlank() ? null : Path.of(trusted.trim()));
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
-                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace);
+                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, persisted);
     }
 
     private static int parseLimit(Map<String, String> env, String name, int fallback, int min, int max,
@@ -187,12 +210,12 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
 
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, persistedQueries);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, persistedQueries);
     }
 
 

@@ -13,6 +13,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 
 import graphql.ExecutionInput;
 import graphql.GraphQL;
+import graphql.ParseAndValidate;
+import graphql.ParseAndValidateResult;
 import graphql.analysis.MaxQueryDepthInstrumentation;
 import graphql.execution.instrumentation.ChainedInstrumentation;
 import graphql.execution.instrumentation.dataloader.DataLoaderDispatchingContextKeys;
@@ -55,6 +57,8 @@ public final class GraphQLService implements AutoCloseable {
     private final GatewayMetrics metrics;
     private final QueryLimits limits;
     private final Cache<String, PreparsedDocumentEntry> documents;
+    private final CachedDocuments cachedDocuments;
+    private final GatewaySchema schema;
     /** Fires each query's time limit; one daemon thread, cancelled timers are removed at once. */
     private final ScheduledThreadPoolExecutor deadlines;
 
@@ -81,9 +85,11 @@ public final class GraphQLService implements AutoCloseable {
                 .recordStats()
                 .build();
         metrics.monitor(documents, "graphql.documents");
+        this.cachedDocuments = new CachedDocuments(documents, limits.maxAliases());
+        this.schema = schema;
         this.graphQL = GraphQL.newGraphQL(schema.schema())
                 .defaultDataFetcherExceptionHandler(new ErrorHandler())
-                .preparsedDocumentProvider(new CachedDocuments(documents, limits.maxAliases()))
+                .preparsedDocumentProvider(cachedDocuments)
                 .instrumentation(new ChainedInstrumentation(new OperationNames(),
                         new MaxQueryDepthInstrumentation(limits.maxDepth())))
                 .build();
@@ -212,6 +218,23 @@ public final class GraphQLService implements AutoCloseable {
         metrics.request(input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
                 outcome, System.nanoTime() - start);
         return response;
+    }
+
+    /**
+     * Whether {@code query} parses and validates against the schema within the document limits (tokens,
+     * characters, fragments, aliases): what execution would check before running it. A valid document is
+     * kept in the document cache, so executing it next parses nothing again.
+     */
+    public boolean validates(String query) {
+        ExecutionInput input = ExecutionInput.newExecutionInput().query(query)
+                .graphQLContext(context -> context.put(ParserOptions.class, limits.parserOptions()))
+                .build();
+        PreparsedDocumentEntry entry = cachedDocuments.getDocumentAsync(input, parsing -> {
+            ParseAndValidateResult result = ParseAndValidate.parseAndValidate(schema.schema(), parsing);
+            return result.isFailure() ? new PreparsedDocumentEntry(result.getErrors())
+                    : new PreparsedDocumentEntry(result.getDocument());
+        }).join();
+        return !entry.hasErrors();
     }
 
     /** Stops the thread that fires time limits; called once HTTP has stopped taking requests. */
