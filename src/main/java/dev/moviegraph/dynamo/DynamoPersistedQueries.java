@@ -32,7 +32,7 @@ public final class DynamoPersistedQueries implements PersistedQueryStore {
     @Override
     public CompletableFuture<Optional<String>> find(String sha256) {
         GetItemRequest request = GetItemRequest.builder().tableName(table)
-                .key(TableModel.PERSISTED_QUERY.key(Map.of("sha256", sha256))).build();
+                .key(TableModel.PERSISTED_QUERY.key(Map.of("hash", sha256))).build();
         return StoreFailures.translated(client.getItem(request)).thenApply(response -> {
             if (!response.hasItem() || response.item().isEmpty()) {
                 return Optional.empty();

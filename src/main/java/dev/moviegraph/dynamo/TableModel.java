@@ -80,11 +80,11 @@ public final class TableModel {
     }
 
     /**
-     * A document registered by automatic persisted queries, under the SHA-256 of its text.
-     * {@code expiresAt} is epoch seconds: DynamoDB's time to live deletes the item some time after it,
+     * A document registered by automatic persisted queries, under {@code hash}, the SHA-256 of its text (64
+     * lower-case hexadecimal characters). {@code expiresAt} is epoch seconds: DynamoDB's time to live deletes the item some time after it,
      * and reads treat it as absent from then on.
      */
-    public record PersistedQuery(String sha256, String document, long expiresAt) {
+    public record PersistedQuery(String hash, String document, long expiresAt) {
     }
 
     static final Entity<Movie> MOVIE = Entity.of("movie", Movie.class)
@@ -129,7 +129,7 @@ public final class TableModel {
     /** In a partition of its own per hash: one GetItem finds it, and it is never read with catalog items. */
     static final Entity<PersistedQuery> PERSISTED_QUERY = Entity.of("persistedQuery", PersistedQuery.class)
             .store("expiresAt", EXPIRES_AT)
-            .key(PK, "pq#{sha256}").key(SK, "pq#{sha256}");
+            .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
 
     static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
             List.of(TOTAL, STREAM, CHECKPOINT, META, IMPORT, PERSISTED_QUERY));
