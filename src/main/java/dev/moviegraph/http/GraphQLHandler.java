@@ -74,26 +74,30 @@ public final class GraphQLHandler {
             requestError(ctx, 400, responseType, "'extensions' must be a JSON object");
             return;
         }
-        resolve(ctx, responseType, body.get("query"), extensions, body.get("documentId"), query -> {
-            Optional<GraphQLRequest> request = parse(ctx, responseType, query, body.get("operationName"),
-                    body.get("variables"));
-            if (request.isEmpty()) {
+        resolve(ctx, responseType, body.get("query"), extensions, body.get("documentId"),
+                query -> post(ctx, responseType, query, body));
+    }
+
+    /** A POST once its document is known. */
+    private CompletableFuture<Void> post(Context ctx, String responseType, String query, JsonNode body) {
+        Optional<GraphQLRequest> request = parse(ctx, responseType, query, body.get("operationName"),
+                body.get("variables"));
+        if (request.isEmpty()) {
+            return DONE;
+        }
+        if (service.operationKind(request.get()).orElse(null) == OperationDefinition.Operation.MUTATION) {
+            Optional<WriteGuard.Refusal> refusal = writes.check(ctx.header("Authorization"));
+            if (refusal.isPresent()) {
+                if (refusal.get().status() == 401) {
+                    ctx.header("WWW-Authenticate", "Bearer");
+                }
+                write(ctx, refusal.get().status(), responseType, Map.of("errors", List.of(Map.of(
+                        "message", refusal.get().message(),
+                        "extensions", Map.of("code", refusal.get().code().name())))));
                 return DONE;
             }
-            if (service.operationKind(request.get()).orElse(null) == OperationDefinition.Operation.MUTATION) {
-                Optional<WriteGuard.Refusal> refusal = writes.check(ctx.header("Authorization"));
-                if (refusal.isPresent()) {
-                    if (refusal.get().status() == 401) {
-                        ctx.header("WWW-Authenticate", "Bearer");
-                    }
-                    write(ctx, refusal.get().status(), responseType, Map.of("errors", List.of(Map.of(
-                            "message", refusal.get().message(),
-                            "extensions", Map.of("code", refusal.get().code().name())))));
-                    return DONE;
-                }
-            }
-            return execute(ctx, responseType, request.get());
-        });
+        }
+        return execute(ctx, responseType, request.get());
     }
 
     public void get(Context ctx) {
@@ -125,25 +129,28 @@ public final class GraphQLHandler {
                 return;
             }
         }
-        String operationName = ctx.queryParam("operationName");
-        JsonNode name = operationName == null || operationName.isEmpty() ? null
-                : json.getNodeFactory().textNode(operationName);
         JsonNode parameters = variables;
         resolve(ctx, responseType, text(ctx.queryParam("query")), extensions, text(ctx.queryParam("documentId")),
-                query -> {
-                    Optional<GraphQLRequest> request = parse(ctx, responseType, query, name, parameters);
-                    if (request.isEmpty()) {
-                        return DONE;
-                    }
-                    Optional<OperationDefinition.Operation> kind = service.operationKind(request.get());
-                    if (kind.isPresent() && kind.get() != OperationDefinition.Operation.QUERY) {
-                        ctx.header("Allow", "POST");
-                        requestError(ctx, 405, responseType, "Only queries can be sent with GET; send "
-                                + kind.get().name().toLowerCase() + " operations with POST");
-                        return DONE;
-                    }
-                    return execute(ctx, responseType, request.get());
-                });
+                query -> get(ctx, responseType, query, parameters));
+    }
+
+    /** A GET once its document is known. */
+    private CompletableFuture<Void> get(Context ctx, String responseType, String query, JsonNode variables) {
+        String operationName = ctx.queryParam("operationName");
+        Optional<GraphQLRequest> request = parse(ctx, responseType, query,
+                operationName == null || operationName.isEmpty() ? null : json.getNodeFactory().textNode(operationName),
+                variables);
+        if (request.isEmpty()) {
+            return DONE;
+        }
+        Optional<OperationDefinition.Operation> kind = service.operationKind(request.get());
+        if (kind.isPresent() && kind.get() != OperationDefinition.Operation.QUERY) {
+            ctx.header("Allow", "POST");
+            requestError(ctx, 405, responseType, "Only queries can be sent with GET; send "
+                    + kind.get().name().toLowerCase() + " operations with POST");
+            return DONE;
+        }
+        return execute(ctx, responseType, request.get());
     }
 
     private JsonNode text(String parameter) {
