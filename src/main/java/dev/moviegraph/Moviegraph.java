@@ -2,20 +2,25 @@ package dev.moviegraph;
 
 import dev.moviegraph.catalog.TotalsMode;
 import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.config.ConfigException;
 import dev.moviegraph.dynamo.BulkLoader;
 import dev.moviegraph.dynamo.CursorCodec;
 import dev.moviegraph.dynamo.DynamoCatalog;
 import dev.moviegraph.dynamo.DynamoCatalogWriter;
 import dev.moviegraph.dynamo.ItemWeights;
 import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.DynamoPersistedQueries;
 import dev.moviegraph.dynamo.StreamAggregator;
 import dev.moviegraph.dynamo.StreamChangeFeed;
 import dev.moviegraph.catalog.ChangeFeed;
 import dev.moviegraph.graphql.LiveQueries;
 import dev.moviegraph.http.GraphQLWebSocket;
 import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.graphql.AutomaticPersistedQueries;
 import dev.moviegraph.graphql.GraphQLService;
+import dev.moviegraph.graphql.PersistedDocuments;
 import dev.moviegraph.graphql.QueryLimits;
+import dev.moviegraph.graphql.TrustedDocuments;
 import dev.moviegraph.http.GraphQLHandler;
 import dev.moviegraph.http.HealthHandler;
 import dev.moviegraph.http.HttpServer;
@@ -28,6 +33,7 @@ import dev.moviegraph.local.SampleSnapshot;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,6 +111,8 @@ public final class Moviegraph implements AutoCloseable {
     /** Starts the server; {@code interceptors} observe every DynamoDB call (tests count them). */
     public static Moviegraph start(AppConfig config, List<ExecutionInterceptor> interceptors) {
         long started = System.nanoTime();
+        // Before anything starts: a bad manifest is a configuration problem, reported on one line.
+        TrustedDocuments trusted = trustedDocuments(config.persistedQueries().trustedDocuments());
         EmbeddedDynamo embedded = null;
         URI endpoint = null;
         if (config.endpoint() instanceof AppConfig.Endpoint.Embedded) {
@@ -133,9 +141,11 @@ public final class Moviegraph implements AutoCloseable {
             DynamoCatalogWriter writer = new DynamoCatalogWriter(client, config.tableName(), config.totals(), writes,
                     weights);
             AppConfig.Limits limits = config.limits();
-            GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics, new QueryLimits(
-                    limits.maxDepth(), limits.maxAliases(), limits.maxTokens(), limits.maxChars(), limits.introspection(),
-                    limits.maxResultNodes(), limits.maxReadUnits(), Duration.ofMillis(limits.timeoutMillis())));
+            QueryLimits queryLimits = new QueryLimits(limits.maxDepth(), limits.maxAliases(), limits.maxTokens(),
+                    limits.maxChars(), limits.introspection(), limits.maxResultNodes(), limits.maxReadUnits(),
+                    Duration.ofMillis(limits.timeoutMillis()));
+            GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics, queryLimits);
+            PersistedDocuments documents = persistedDocuments(config, trusted, client, graphql, queryLimits, metrics);
             if (config.totals() == TotalsMode.STREAM && config.aggregator()) {
                 String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
                 streams = DynamoClients.createStreams(endpoint);
@@ -158,7 +168,7 @@ public final class Moviegraph implements AutoCloseable {
                 LiveQueries queries = new LiveQueries(graphql, feed);
                 ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemonThreads("moviegraph-ws-"));
                 AppConfig.Subscriptions ws = config.subscriptions();
-                live = new Live(new GraphQLWebSocket(queries, graphql, json, writeGuard, new GraphQLWebSocket.Limits(
+                live = new Live(new GraphQLWebSocket(queries, graphql, documents, json, writeGuard, new GraphQLWebSocket.Limits(
                         ws.maxConnections(), ws.maxPerConnection(), Duration.ofMillis(ws.initTimeoutMillis())), timers),
                         queries, feed, timers);
                 metrics.gauge("graphql.subscriptions", "Subscriptions open on this server", queries::activeSubscriptions);
@@ -169,8 +179,9 @@ public final class Moviegraph implements AutoCloseable {
                 LOG.warn("BATCHING=off: every DataLoader key is its own request (for comparison only)");
             }
             Duration grace = Duration.ofSeconds(config.shutdownGraceSeconds());
-            HttpServer http = new HttpServer(new GraphQLHandler(graphql, json, writeGuard, limits.maxBodyBytes()),
-                    live == null ? null : live.socket(), new HealthHandler(catalog), metrics, limits.maxBodyBytes(), limits.corsOrigins(), grace)
+            HttpServer http = new HttpServer(new GraphQLHandler(graphql, documents, json, writeGuard,
+                    limits.maxBodyBytes()), live == null ? null : live.socket(), new HealthHandler(catalog), metrics,
+                    limits.maxBodyBytes(), limits.corsOrigins(), grace)
                     .start(config.port());
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
                     (System.nanoTime() - started) / 1_000_000, http.port());
@@ -196,6 +207,38 @@ public final class Moviegraph implements AutoCloseable {
         }
     }
 
+    /** The manifest of TRUSTED_DOCUMENTS, or null when it is unset. */
+    private static TrustedDocuments trustedDocuments(Path manifest) {
+        if (manifest == null) {
+            return null;
+        }
+        try {
+            TrustedDocuments list = TrustedDocuments.load(manifest);
+            LOG.info("TRUSTED_DOCUMENTS: only the {} documents of {} run", list.size(), manifest);
+            return list;
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("TRUSTED_DOCUMENTS=" + manifest + ": " + e.getMessage());
+        }
+    }
+
+    /** Trusted documents when there is a list, else automatic persisted queries in the table unless APQ=off. */
+    private static PersistedDocuments persistedDocuments(AppConfig config, TrustedDocuments trusted,
+                                                         DynamoDbAsyncClient client, GraphQLService graphql,
+                                                         QueryLimits limits, GatewayMetrics metrics) {
+        if (trusted != null) {
+            return PersistedDocuments.trusted(trusted, limits, metrics);
+        }
+        AppConfig.PersistedQueries settings = config.persistedQueries();
+        if (!settings.automatic()) {
+            return PersistedDocuments.off(metrics);
+        }
+        Clock clock = Clock.systemUTC();
+        return PersistedDocuments.automatic(new AutomaticPersistedQueries(
+                new DynamoPersistedQueries(client, config.tableName(), clock), graphql::validates,
+                new AutomaticPersistedQueries.Settings(settings.maxDocumentBytes(), settings.registrationsPerMinute(),
+                        Duration.ofSeconds(settings.ttlSeconds())), metrics, clock), metrics);
+    }
+
     private static void prepareTable(AppConfig config, DynamoDbAsyncClient client) {
         TableAdmin admin = new TableAdmin(client, config.tableName());
         if (config.createTable()) {
@@ -207,6 +250,13 @@ public final class Moviegraph implements AutoCloseable {
                     + " does not exist; create it or set CREATE_TABLE=true");
         }
         admin.requireLayout();
+        if (config.createTable()) {
+            // Expired persisted queries are ignored when read; with time to live DynamoDB also deletes them.
+            if (admin.ensureTimeToLive() == TableAdmin.TimeToLive.OTHER_ATTRIBUTE) {
+                LOG.warn("Table {} has time to live on another attribute; expired persisted queries stay in it"
+                        + " (they are never served)", config.tableName());
+            }
+        }
         if (config.loadSample()) {
             new SampleLoader(new BulkLoader(client, config.tableName())).loadIfMissing();
         }

@@ -28,10 +28,12 @@ import java.util.regex.Pattern;
  * @param limits       what one request may ask for
  * @param shutdownGraceSeconds SHUTDOWN_GRACE_SECONDS: how long a stop lets requests in flight finish
  * @param subscriptions what the WebSocket transport allows
+ * @param persistedQueries     automatic persisted queries and trusted documents
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
-                        boolean aggregator, Limits limits, int shutdownGraceSeconds, Subscriptions subscriptions) {
+                        boolean aggregator, Limits limits, int shutdownGraceSeconds, Subscriptions subscriptions,
+                        PersistedQueries persistedQueries) {
 
     /**
      * Subscriptions over WebSocket (graphql-transport-ws on /graphql).
@@ -43,6 +45,20 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
      */
     public record Subscriptions(boolean enabled, int maxConnections, int maxPerConnection, int initTimeoutMillis) {
         public static final Subscriptions DEFAULTS = new Subscriptions(true, 1_000, 25, 3_000);
+    }
+
+    /**
+     * Persisted queries: Apollo's automatic persisted queries, stored in the table, or a fixed list of
+     * trusted documents.
+     *
+     * @param automatic              APQ: register documents by hash and run them by hash (ignored with a list)
+     * @param maxDocumentBytes       APQ_MAX_DOCUMENT_BYTES: a larger document runs but is never stored
+     * @param registrationsPerMinute APQ_REGISTRATIONS_PER_MINUTE: new documents one replica stores a minute
+     * @param ttlSeconds             APQ_TTL_SECONDS: how long a stored document is kept
+     * @param trustedDocuments       TRUSTED_DOCUMENTS: a manifest of the only documents that run; null for none
+     */
+    public record PersistedQueries(boolean automatic, int maxDocumentBytes, int registrationsPerMinute,
+                                   int ttlSeconds, Path trustedDocuments) {
     }
 
     /**
@@ -92,7 +108,8 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         return "AppConfig[port=" + port + ", endpoint=" + endpoint + ", tableName=" + tableName + ", createTable="
                 + createTable + ", loadSample=" + loadSample + ", dataDir=" + dataDir + ", batching=" + batching
                 + ", writeToken=" + (writeToken == null ? "unset" : "set") + ", totals=" + totals + ", aggregator="
-                + aggregator + ", limits=" + limits + ", shutdownGraceSeconds=" + shutdownGraceSeconds + "]";
+                + aggregator + ", limits=" + limits + ", shutdownGraceSeconds=" + shutdownGraceSeconds
+                + ", persistedQueries=" + persistedQueries + "]";
     }
 
     public boolean embedded() {
@@ -161,11 +178,18 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "MAX_SUBSCRIPTIONS_PER_CONNECTION", Subscriptions.DEFAULTS.maxPerConnection(), 1, 1_000,
                         problems),
                 parseLimit(env, "WS_INIT_TIMEOUT_MS", Subscriptions.DEFAULTS.initTimeoutMillis(), 100, 60_000, problems));
+        String trusted = env.get("TRUSTED_DOCUMENTS");
+        // The manifest itself is read when the server starts, which reports any problem with it on one line.
+        PersistedQueries persisted = new PersistedQueries(parseSwitch(env, "APQ", problems),
+                parseLimit(env, "APQ_MAX_DOCUMENT_BYTES", 16_384, 256, 262_144, problems),
+                parseLimit(env, "APQ_REGISTRATIONS_PER_MINUTE", 60, 0, 100_000, problems),
+                parseLimit(env, "APQ_TTL_SECONDS", 604_800, 60, 31_536_000, problems),
+                trusted == null || trusted.isBlank() ? null : Path.of(trusted.trim()));
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
-                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, subscriptions);
+                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, subscriptions, persisted);
     }
 
     private static int parseLimit(Map<String, String> env, String name, int fallback, int min, int max,
@@ -205,12 +229,12 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
 
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries);
     }
 
 

@@ -7,9 +7,13 @@ import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTimeToLiveRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveSpecification;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
 
 /** Creates the table and its indexes when missing, and tells whether it exists. */
 public final class TableAdmin {
@@ -118,6 +122,34 @@ public final class TableAdmin {
             case NEWER -> throw new IllegalStateException("Table " + table + " was written by a later layout of"
                     + " moviegraph than this one (layout " + TableModel.LAYOUT_VERSION + "); run the newer gateway");
         }
+    }
+
+    /** What {@link #ensureTimeToLive()} found or did. */
+    public enum TimeToLive {
+        /** It was already on, on {@link TableModel#EXPIRES_AT}. */
+        ON,
+        /** It was off and has been turned on. */
+        ENABLED,
+        /** It is on for another attribute (a table has at most one); expired documents are only ignored. */
+        OTHER_ATTRIBUTE
+    }
+
+    /**
+     * Turns DynamoDB's time to live on for {@link TableModel#EXPIRES_AT}, so expired persisted queries are
+     * deleted by DynamoDB (at no cost) instead of staying forever; reads ignore them either way.
+     */
+    public TimeToLive ensureTimeToLive() {
+        var current = client.describeTimeToLive(DescribeTimeToLiveRequest.builder().tableName(table)
+                .overrideConfiguration(STARTUP).build()).join().timeToLiveDescription();
+        TimeToLiveStatus status = current == null ? null : current.timeToLiveStatus();
+        if (status == TimeToLiveStatus.ENABLED || status == TimeToLiveStatus.ENABLING) {
+            return TableModel.EXPIRES_AT.equals(current.attributeName()) ? TimeToLive.ON : TimeToLive.OTHER_ATTRIBUTE;
+        }
+        client.updateTimeToLive(UpdateTimeToLiveRequest.builder().tableName(table)
+                .timeToLiveSpecification(TimeToLiveSpecification.builder()
+                        .attributeName(TableModel.EXPIRES_AT).enabled(true).build())
+                .overrideConfiguration(STARTUP).build()).join();
+        return TimeToLive.ENABLED;
     }
 
     /** Creates the table if it is missing and waits until it is active. Returns whether it created it. */

@@ -65,6 +65,8 @@ public final class TableModel {
     static final String TYPE = "type";
     /** Optimistic version of a movie or person item. */
     static final String VERSION = "version";
+    /** The table's time-to-live attribute (a number, epoch seconds); only persisted queries carry it. */
+    static final String EXPIRES_AT = "expiresAt";
 
     /** An individual stream, in a partition of its own: reading a movie never reads its streams. */
     public record StoredStream(String streamId, MovieId movieId, Instant at, YearMonth month, String movieTitle) {
@@ -88,6 +90,14 @@ public final class TableModel {
 
     /** Facts about the table itself: its layout version, and markers of finished loads. */
     public record Meta(String name, Integer layoutVersion, Instant loadedAt) {
+    }
+
+    /**
+     * A document registered by automatic persisted queries, under {@code hash}, the SHA-256 of its text (64
+     * lower-case hexadecimal characters). {@code expiresAt} is epoch seconds: DynamoDB's time to live deletes the item some time after it,
+     * and reads treat it as absent from then on.
+     */
+    public record PersistedQuery(String hash, String document, long expiresAt) {
     }
 
     static final Entity<Movie> MOVIE = Entity.of("movie", Movie.class)
@@ -143,8 +153,13 @@ public final class TableModel {
     static final Entity<Change> CHANGE = Entity.of("change", Change.class)
             .key(PK, "chg#feed").key(SK, "chg#{term:seq}#{sequence:seq}");
 
+    /** In a partition of its own per hash: one GetItem finds it, and it is never read with catalog items. */
+    static final Entity<PersistedQuery> PERSISTED_QUERY = Entity.of("persistedQuery", PersistedQuery.class)
+            .store("expiresAt", EXPIRES_AT)
+            .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
+
     static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
-            List.of(TOTAL, STREAM, CHECKPOINT, META, IMPORT, LEASE, CHANGE));
+            List.of(TOTAL, STREAM, CHECKPOINT, META, IMPORT, LEASE, CHANGE, PERSISTED_QUERY));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));

@@ -31,5 +31,17 @@ public enum ErrorType implements ErrorClassification {
     /** DynamoDB could not be reached or refused the call; retry later. */
     UNAVAILABLE,
     /** A fault of the gateway; the message carries an id that is also in the server log. */
-    INTERNAL
+    INTERNAL,
+    /**
+     * Automatic persisted queries: no document is stored under this hash (yet); send the query with it.
+     * Answered as Apollo Server does (message {@code PersistedQueryNotFound}, HTTP 200, not cacheable), so
+     * Apollo's persisted-query link sends the full query next.
+     */
+    PERSISTED_QUERY_NOT_FOUND,
+    /** Persisted queries are switched off (APQ=off); Apollo's link then stops sending hashes. */
+    PERSISTED_QUERY_NOT_SUPPORTED,
+    /** Trusted documents: no listed document has this id or hash (HTTP 404, Apollo Router's code). */
+    PERSISTED_QUERY_NOT_IN_LIST,
+    /** Trusted documents: the query text is not one of the listed documents (HTTP 403, Apollo Router's code). */
+    QUERY_NOT_IN_SAFELIST
 }

@@ -13,6 +13,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 
 import graphql.ExecutionInput;
 import graphql.GraphQL;
+import graphql.ParseAndValidate;
+import graphql.ParseAndValidateResult;
 import graphql.analysis.MaxQueryDepthInstrumentation;
 import graphql.execution.instrumentation.ChainedInstrumentation;
 import graphql.execution.instrumentation.dataloader.DataLoaderDispatchingContextKeys;
@@ -57,6 +59,8 @@ public final class GraphQLService implements AutoCloseable {
     private final GatewayMetrics metrics;
     private final QueryLimits limits;
     private final Cache<String, PreparsedDocumentEntry> documents;
+    private final CachedDocuments cachedDocuments;
+    private final GatewaySchema schema;
     /** Fires each query's time limit; one daemon thread, cancelled timers are removed at once. */
     private final ScheduledThreadPoolExecutor deadlines;
 
@@ -83,12 +87,14 @@ public final class GraphQLService implements AutoCloseable {
                 .recordStats()
                 .build();
         metrics.monitor(documents, "graphql.documents");
-        this.graphQL = engine(schema.schema(), documents, limits);
+        this.cachedDocuments = new CachedDocuments(documents, limits.maxAliases());
+        this.schema = schema;
+        this.graphQL = engine(schema.schema(), cachedDocuments, limits);
         // Its own document cache: a subscription's query form must never be found by an HTTP request.
-        this.live = schema.liveSchema() == null ? null : engine(schema.liveSchema(), Caffeine.newBuilder()
-                .maximumWeight(DOCUMENT_CACHE_CHARS / 4)
-                .weigher((String query, PreparsedDocumentEntry entry) -> query.length())
-                .build(), limits);
+        this.live = schema.liveSchema() == null ? null : engine(schema.liveSchema(), new CachedDocuments(
+                Caffeine.newBuilder().maximumWeight(DOCUMENT_CACHE_CHARS / 4)
+                        .weigher((String query, PreparsedDocumentEntry entry) -> query.length()).build(),
+                limits.maxAliases()), limits);
         this.catalog = catalog;
         this.writer = writer;
         this.loaders = new Loaders(batching, metrics);
@@ -103,11 +109,10 @@ public final class GraphQLService implements AutoCloseable {
         this.deadlines.setRemoveOnCancelPolicy(true);
     }
 
-    private static GraphQL engine(graphql.schema.GraphQLSchema schema, Cache<String, PreparsedDocumentEntry> documents,
-                                  QueryLimits limits) {
+    private static GraphQL engine(graphql.schema.GraphQLSchema schema, CachedDocuments documents, QueryLimits limits) {
         return GraphQL.newGraphQL(schema)
                 .defaultDataFetcherExceptionHandler(new ErrorHandler())
-                .preparsedDocumentProvider(new CachedDocuments(documents, limits.maxAliases()))
+                .preparsedDocumentProvider(documents)
                 .instrumentation(new ChainedInstrumentation(new OperationNames(),
                         new MaxQueryDepthInstrumentation(limits.maxDepth())))
                 .build();
@@ -271,6 +276,23 @@ public final class GraphQLService implements AutoCloseable {
         metrics.request(input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
                 outcome, System.nanoTime() - start);
         return response;
+    }
+
+    /**
+     * Whether {@code query} parses and validates against the schema within the document limits (tokens,
+     * characters, fragments, aliases): what execution would check before running it. A valid document is
+     * kept in the document cache, so executing it next parses nothing again.
+     */
+    public boolean validates(String query) {
+        ExecutionInput input = ExecutionInput.newExecutionInput().query(query)
+                .graphQLContext(context -> context.put(ParserOptions.class, limits.parserOptions()))
+                .build();
+        PreparsedDocumentEntry entry = cachedDocuments.getDocumentAsync(input, parsing -> {
+            ParseAndValidateResult result = ParseAndValidate.parseAndValidate(schema.schema(), parsing);
+            return result.isFailure() ? new PreparsedDocumentEntry(result.getErrors())
+                    : new PreparsedDocumentEntry(result.getDocument());
+        }).join();
+        return !entry.hasErrors();
     }
 
     /** Stops the thread that fires time limits; called once HTTP has stopped taking requests. */

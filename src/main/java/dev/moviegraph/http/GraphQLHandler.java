@@ -3,6 +3,7 @@ package dev.moviegraph.http;
 import dev.moviegraph.graphql.ErrorType;
 import dev.moviegraph.graphql.GraphQLRequest;
 import dev.moviegraph.graphql.GraphQLService;
+import dev.moviegraph.graphql.PersistedDocuments;
 import dev.moviegraph.graphql.TraceMode;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -16,20 +17,28 @@ import io.javalin.http.Context;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * GraphQL over HTTP (graphql/graphql-over-http): POST with a JSON body, GET with query parameters
  * (queries only), Accept negotiation and the status codes of each response type. Only HTTP lives here;
- * execution is {@link GraphQLService}'s.
+ * execution is {@link GraphQLService}'s, and which document a persisted query names is
+ * {@link PersistedDocuments}'.
  */
 public final class GraphQLHandler {
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
     private final GraphQLService service;
+    private final PersistedDocuments documents;
     private final ObjectMapper json;
     private final WriteGuard writes;
     private final int maxBodyBytes;
 
-    public GraphQLHandler(GraphQLService service, ObjectMapper json, WriteGuard writes, int maxBodyBytes) {
+    public GraphQLHandler(GraphQLService service, PersistedDocuments documents, ObjectMapper json, WriteGuard writes,
+                          int maxBodyBytes) {
         this.service = service;
+        this.documents = documents;
         this.json = json;
         this.writes = writes;
         this.maxBodyBytes = maxBodyBytes;
@@ -65,10 +74,16 @@ public final class GraphQLHandler {
             requestError(ctx, 400, responseType, "'extensions' must be a JSON object");
             return;
         }
-        Optional<GraphQLRequest> request = parse(ctx, responseType, body.get("query"), body.get("operationName"),
+        resolve(ctx, responseType, body.get("query"), extensions, body.get("documentId"),
+                query -> post(ctx, responseType, query, body));
+    }
+
+    /** A POST once its document is known. */
+    private CompletableFuture<Void> post(Context ctx, String responseType, String query, JsonNode body) {
+        Optional<GraphQLRequest> request = parse(ctx, responseType, query, body.get("operationName"),
                 body.get("variables"));
         if (request.isEmpty()) {
-            return;
+            return DONE;
         }
         if (service.operationKind(request.get()).orElse(null) == OperationDefinition.Operation.MUTATION) {
             Optional<WriteGuard.Refusal> refusal = writes.check(ctx.header("Authorization"));
@@ -79,10 +94,10 @@ public final class GraphQLHandler {
                 write(ctx, refusal.get().status(), responseType, Map.of("errors", List.of(Map.of(
                         "message", refusal.get().message(),
                         "extensions", Map.of("code", refusal.get().code().name())))));
-                return;
+                return DONE;
             }
         }
-        execute(ctx, responseType, request.get());
+        return execute(ctx, responseType, request.get());
     }
 
     public void get(Context ctx) {
@@ -102,8 +117,8 @@ public final class GraphQLHandler {
             }
         }
         String rawExtensions = ctx.queryParam("extensions");
+        JsonNode extensions = null;
         if (rawExtensions != null && !rawExtensions.isEmpty()) {
-            JsonNode extensions;
             try {
                 extensions = json.readTree(rawExtensions);
             } catch (JsonProcessingException e) {
@@ -114,31 +129,64 @@ public final class GraphQLHandler {
                 return;
             }
         }
-        String query = ctx.queryParam("query");
+        JsonNode parameters = variables;
+        resolve(ctx, responseType, text(ctx.queryParam("query")), extensions, text(ctx.queryParam("documentId")),
+                query -> get(ctx, responseType, query, parameters));
+    }
+
+    /** A GET once its document is known. */
+    private CompletableFuture<Void> get(Context ctx, String responseType, String query, JsonNode variables) {
         String operationName = ctx.queryParam("operationName");
-        Optional<GraphQLRequest> request = parse(ctx, responseType,
-                query == null ? null : json.getNodeFactory().textNode(query),
+        Optional<GraphQLRequest> request = parse(ctx, responseType, query,
                 operationName == null || operationName.isEmpty() ? null : json.getNodeFactory().textNode(operationName),
                 variables);
         if (request.isEmpty()) {
-            return;
+            return DONE;
         }
         Optional<OperationDefinition.Operation> kind = service.operationKind(request.get());
         if (kind.isPresent() && kind.get() != OperationDefinition.Operation.QUERY) {
             ctx.header("Allow", "POST");
             requestError(ctx, 405, responseType, "Only queries can be sent with GET; send "
                     + kind.get().name().toLowerCase() + " operations with POST");
-            return;
+            return DONE;
         }
-        execute(ctx, responseType, request.get());
+        return execute(ctx, responseType, request.get());
     }
 
-    private Optional<GraphQLRequest> parse(Context ctx, String responseType, JsonNode query, JsonNode operationName,
-                                           JsonNode variables) {
-        if (query == null || !query.isTextual()) {
-            requestError(ctx, 400, responseType, "The request must have a 'query' string");
-            return Optional.empty();
+    private JsonNode text(String parameter) {
+        return parameter == null ? null : json.getNodeFactory().textNode(parameter);
+    }
+
+    /**
+     * Finds the document the request runs, its 'query' or the persisted document it names, and goes on
+     * with its text; a refusal is answered here, never cached (the same GET may succeed once registered).
+     */
+    private void resolve(Context ctx, String responseType, JsonNode query, JsonNode extensions, JsonNode documentId,
+                         Function<String, CompletableFuture<Void>> then) {
+        if (query != null && !query.isNull() && !query.isTextual()) {
+            requestError(ctx, 400, responseType, "'query' must be a string");
+            return;
         }
+        if (documentId != null && !documentId.isNull() && !documentId.isTextual()) {
+            requestError(ctx, 400, responseType, "'documentId' must be a string");
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> extensionMap = extensions == null || extensions.isNull() ? null
+                : json.convertValue(extensions, Map.class);
+        ctx.future(() -> documents.resolve(query == null || query.isNull() ? null : query.asText(), extensionMap,
+                documentId == null || documentId.isNull() ? null : documentId.asText()).thenCompose(resolution -> {
+            if (resolution instanceof PersistedDocuments.Refusal refusal) {
+                ctx.header("Cache-Control", "private, no-cache, must-revalidate");
+                write(ctx, refusal.status(), responseType, refusal.body());
+                return DONE;
+            }
+            return then.apply(((PersistedDocuments.Run) resolution).query());
+        }));
+    }
+
+    private Optional<GraphQLRequest> parse(Context ctx, String responseType, String query, JsonNode operationName,
+                                           JsonNode variables) {
         if (operationName != null && !operationName.isNull() && !operationName.isTextual()) {
             requestError(ctx, 400, responseType, "'operationName' must be a string");
             return Optional.empty();
@@ -151,23 +199,23 @@ public final class GraphQLHandler {
         Map<String, Object> vars = variables == null || variables.isNull() ? Map.of()
                 : json.convertValue(variables, Map.class);
         String name = operationName == null || operationName.isNull() ? null : operationName.asText();
-        return Optional.of(new GraphQLRequest(query.asText(), name, vars));
+        return Optional.of(new GraphQLRequest(query, name, vars));
     }
 
-    private void execute(Context ctx, String responseType, GraphQLRequest request) {
+    private CompletableFuture<Void> execute(Context ctx, String responseType, GraphQLRequest request) {
         Optional<TraceMode> mode = TraceMode.fromHeader(ctx.header(TraceMode.HEADER));
         if (mode.isEmpty()) {
             requestError(ctx, 400, responseType, TraceMode.HEADER + " must be on, plan or off");
-            return;
+            return DONE;
         }
-        ctx.future(() -> service.execute(request, mode.get()).thenAccept(result -> {
+        return service.execute(request, mode.get()).thenAccept(result -> {
             // application/json: 200 for every well-formed request; graphql-response+json: 4xx when the
             // request failed before execution (errors and no "data" entry), as the spec asks. A plan has
             // no data either, but no error.
             int status = responseType.equals(MediaTypes.GRAPHQL_RESPONSE) && !result.containsKey("data")
                     && result.containsKey("errors") ? 400 : 200;
             write(ctx, status, responseType, result);
-        }));
+        });
     }
 
     private void notAcceptable(Context ctx) {

@@ -4,6 +4,7 @@ import dev.moviegraph.graphql.ErrorType;
 import dev.moviegraph.graphql.GraphQLRequest;
 import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.graphql.LiveQueries;
+import dev.moviegraph.graphql.PersistedDocuments;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -55,6 +56,7 @@ public final class GraphQLWebSocket {
 
     private final LiveQueries live;
     private final GraphQLService service;
+    private final PersistedDocuments documents;
     private final ObjectMapper json;
     private final WriteGuard writes;
     private final Limits limits;
@@ -62,10 +64,11 @@ public final class GraphQLWebSocket {
     private final Map<String, Connection> connections = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
-    public GraphQLWebSocket(LiveQueries live, GraphQLService service, ObjectMapper json, WriteGuard writes, Limits limits,
-                            ScheduledExecutorService timers) {
+    public GraphQLWebSocket(LiveQueries live, GraphQLService service, PersistedDocuments documents, ObjectMapper json,
+                            WriteGuard writes, Limits limits, ScheduledExecutorService timers) {
         this.live = live;
         this.service = service;
+        this.documents = documents;
         this.json = json;
         this.writes = writes;
         this.limits = limits;
@@ -227,23 +230,25 @@ public final class GraphQLWebSocket {
                 close(ctx, 4400, "Invalid message received: subscribe needs an id");
                 return;
             }
-            if (payload == null || !payload.isObject() || payload.get("query") == null || !payload.get("query").isTextual()) {
-                close(ctx, 4400, "Invalid message received: subscribe needs a payload with a query string");
+            if (payload == null || !payload.isObject()) {
+                close(ctx, 4400, "Invalid message received: subscribe needs a payload object");
                 return;
             }
+            JsonNode query = payload.get("query");
             JsonNode variables = payload.get("variables");
             JsonNode operationName = payload.get("operationName");
-            if ((variables != null && !variables.isNull() && !variables.isObject())
-                    || (operationName != null && !operationName.isNull() && !operationName.isTextual())) {
-                close(ctx, 4400, "Invalid message received: variables must be an object, operationName a string");
+            JsonNode extensions = payload.get("extensions");
+            JsonNode documentId = payload.get("documentId");
+            if ((query != null && !query.isNull() && !query.isTextual())
+                    || (variables != null && !variables.isNull() && !variables.isObject())
+                    || (operationName != null && !operationName.isNull() && !operationName.isTextual())
+                    || (extensions != null && !extensions.isNull() && !extensions.isObject())
+                    || (documentId != null && !documentId.isNull() && !documentId.isTextual())) {
+                close(ctx, 4400, "Invalid message received: query, operationName and documentId must be strings,"
+                        + " variables and extensions objects");
                 return;
             }
             String operationId = id.asText();
-            @SuppressWarnings("unchecked")
-            Map<String, Object> vars = variables == null || variables.isNull() ? Map.of() : json.convertValue(variables, Map.class);
-            GraphQLRequest request = new GraphQLRequest(payload.get("query").asText(),
-                    operationName == null || operationName.isNull() ? null : operationName.asText(), vars);
-            OperationDefinition.Operation kind = service.operationKind(request).orElse(null);
             synchronized (this) {
                 if (!initialised) {
                     close(ctx, 4401, "Unauthorized");
@@ -262,16 +267,41 @@ public final class GraphQLWebSocket {
                                     + " (MAX_SUBSCRIPTIONS_PER_CONNECTION); complete one first")));
                     return;
                 }
-                if (kind == OperationDefinition.Operation.MUTATION) {
-                    Optional<WriteGuard.Refusal> refusal = writes.check(authorization);
-                    if (refusal.isPresent()) {
-                        outbox.control(errorMessage(operationId, LiveQueries.error(refusal.get().code(),
-                                refusal.get().message())));
-                        return;
-                    }
-                }
-                // Reserved before starting: a first result may come back on another thread at once.
+                // Reserved before anything runs: results may come back on other threads at once.
                 operations.put(operationId, () -> { });
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> vars = variables == null || variables.isNull() ? Map.of() : json.convertValue(variables, Map.class);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> ext = extensions == null || extensions.isNull() ? null : json.convertValue(extensions, Map.class);
+            String name = operationName == null || operationName.isNull() ? null : operationName.asText();
+            // The same document rules as over HTTP: persisted queries by hash, and only listed documents in trusted mode.
+            documents.resolve(query == null || query.isNull() ? null : query.asText(), ext,
+                    documentId == null || documentId.isNull() ? null : documentId.asText()).whenComplete((resolved, failure) -> {
+                if (failure != null) {
+                    refuse(operationId, LiveQueries.error(ErrorType.INTERNAL, "The document could not be resolved"));
+                } else if (resolved instanceof PersistedDocuments.Refusal refusal) {
+                    refuse(operationId, LiveQueries.error(refusal.code(), refusal.message()));
+                } else {
+                    run(operationId, new GraphQLRequest(((PersistedDocuments.Run) resolved).query(), name, vars));
+                }
+            });
+        }
+
+        private void refuse(String operationId, Map<String, Object> error) {
+            if (finished(operationId)) {
+                outbox.control(errorMessage(operationId, error));
+            }
+        }
+
+        private void run(String operationId, GraphQLRequest request) {
+            OperationDefinition.Operation kind = service.operationKind(request).orElse(null);
+            if (kind == OperationDefinition.Operation.MUTATION) {
+                Optional<WriteGuard.Refusal> refusal = writes.check(authorization);
+                if (refusal.isPresent()) {
+                    refuse(operationId, LiveQueries.error(refusal.get().code(), refusal.get().message()));
+                    return;
+                }
             }
             boolean single = kind != OperationDefinition.Operation.SUBSCRIPTION;
             LiveQueries.Handle handle = live.start(request, new LiveQueries.Sink() {
@@ -305,10 +335,8 @@ public final class GraphQLWebSocket {
                     return;
                 }
             }
-            // Finished or the socket went away while starting.
-            if (!single) {
-                handle.cancel();
-            }
+            // Finished, completed by the client or the socket went away while starting.
+            handle.cancel();
         }
 
         /** Forgets an operation the server ends; false when it was ended already (the client completed it). */

@@ -77,6 +77,18 @@ public final class GatewayMetrics implements CallObserver {
                 .record(size);
     }
 
+    /**
+     * What became of a persisted query: {@code hit}, {@code miss}, {@code registered}, a registration let go
+     * ({@code too_large}, {@code invalid}, {@code rate_limited}), {@code store_failed}; with trusted documents
+     * {@code listed}, {@code not_in_list}, {@code not_in_safelist}.
+     */
+    public void persistedQuery(String outcome) {
+        Counter.builder("moviegraph.persisted.queries")
+                .description("Persisted queries and trusted documents by outcome")
+                .tag("outcome", outcome)
+                .register(registry).increment();
+    }
+
     /** Publishes a cache's size, hits, misses and evictions (the cache must record stats). */
     public void monitor(Cache<?, ?> cache, String name) {
         CaffeineCacheMetrics.monitor(registry, cache, name);

@@ -192,7 +192,21 @@ class AppConfigTest {
         assertEquals(new AppConfig(0, config.endpoint(), config.tableName(), config.createTable(),
                 config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching(), config.writeToken(),
                 config.totals(), config.aggregator(), config.limits(), config.shutdownGraceSeconds(),
-                config.subscriptions()), moved);
+                config.subscriptions(), config.persistedQueries()), moved);
+    }
+
+    @Test
+    void persistedQueriesAreOnWithBoundedRegistrationsByDefaultAndEachSettingIsChecked() {
+        assertEquals(new AppConfig.PersistedQueries(true, 16_384, 60, 604_800, null),
+                AppConfig.defaults().persistedQueries());
+        assertEquals(new AppConfig.PersistedQueries(false, 1_024, 0, 3_600, Path.of("ops.json")),
+                AppConfig.fromEnvironment(Map.of("APQ", "off", "APQ_MAX_DOCUMENT_BYTES", "1024",
+                        "APQ_REGISTRATIONS_PER_MINUTE", "0", "APQ_TTL_SECONDS", "3600",
+                        "TRUSTED_DOCUMENTS", " ops.json ")).persistedQueries());
+        onlyProblemNaming("APQ", Map.of("APQ", "maybe"));
+        onlyProblemNaming("APQ_MAX_DOCUMENT_BYTES", Map.of("APQ_MAX_DOCUMENT_BYTES", "500000"));
+        onlyProblemNaming("APQ_REGISTRATIONS_PER_MINUTE", Map.of("APQ_REGISTRATIONS_PER_MINUTE", "-1"));
+        onlyProblemNaming("APQ_TTL_SECONDS", Map.of("APQ_TTL_SECONDS", "10"));
     }
 
     @Test

@@ -65,6 +65,20 @@ class TableModelTest {
         assertFalse(writer.containsKey("characters"), "crew items hold no characters");
     }
 
+    @Test
+    void aPersistedQueryIsKeyedByItsHashAndExpiresThroughANumberForTimeToLive() {
+        String hash = "8e3dab6ffe11e881a33ae5da3899ba395dc88591ba7bd200ea7609035a2a4dd9";
+        TableModel.PersistedQuery query = new TableModel.PersistedQuery(hash, "{ __typename }", 1_900_000_000L);
+
+        Map<String, AttributeValue> item = TableModel.PERSISTED_QUERY.encode(query);
+
+        assertEquals("pq#" + hash, item.get(TableModel.PK).s());
+        assertEquals("pq#" + hash, item.get(TableModel.SK).s());
+        // DynamoDB's time to live only reads a Number attribute holding epoch seconds
+        assertEquals("1900000000", item.get(TableModel.EXPIRES_AT).n());
+        assertEquals(query, TableModel.decode(item));
+    }
+
     /**
      * A prefix and an attribute name changed in a declaration change the item's keys, its attributes and its
      * row of the docs table together, because all three are derived from the declaration.

@@ -93,6 +93,29 @@ class StartupFailureTest {
         }
     }
 
+    @Test
+    void aBadTrustedDocumentsManifestIsOneLineNamingTheFileAndExit2() throws Exception {
+        Path missing = dir.resolve("missing.json");
+        Path notJson = Files.writeString(dir.resolve("not-json.json"), "{\"abc\": ");
+        Path badDocument = Files.writeString(dir.resolve("bad-document.json"),
+                "{\"format\": \"apollo-persisted-query-manifest\", \"version\": 1, \"operations\": ["
+                        + "{\"id\": \"q1\", \"name\": \"Q\", \"type\": \"query\", \"body\": \"query Q { movie(\"}]}");
+        Path relayNotText = Files.writeString(dir.resolve("relay.json"), "{\"abc\": 1}");
+        Map<Path, String> problems = Map.of(
+                missing, "there is no such file",
+                notJson, "not a JSON manifest",
+                badDocument, "document 'q1' is not valid GraphQL",
+                relayNotText, "'abc' must map to the document's text");
+        for (Map.Entry<Path, String> bad : problems.entrySet()) {
+            Result result = run(List.of(), Map.of("TRUSTED_DOCUMENTS", bad.getKey().toString()));
+
+            assertEquals(2, result.exitCode(), result.toString());
+            assertEquals(1, result.stderr().size(), result.toString());
+            String line = result.stderr().get(0);
+            assertTrue(line.startsWith("TRUSTED_DOCUMENTS=" + bad.getKey() + ": " + bad.getValue()), line);
+        }
+    }
+
     private record Result(int exitCode, List<String> stdout, List<String> stderr) {
         Result {
             // Never a stack trace, whatever else the case checks.

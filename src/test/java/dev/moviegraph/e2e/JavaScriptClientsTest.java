@@ -1,0 +1,104 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.support.GraphQLClient;
+import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.NodeScripts;
+import dev.moviegraph.support.TestServer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real JavaScript clients against the shared server over HTTP: each case runs one script of
+ * {@code src/test/js} with Node ({@link NodeScripts}), asserts its exit code and the exchanges it
+ * printed, and checks the server's side of the same story.
+ */
+class JavaScriptClientsTest {
+    private static final Pattern COUNTER = Pattern.compile(
+            "^moviegraph_persisted_queries_total\\{outcome=\"([a-z_]+)\"[^}]*} ([0-9.E+]+)$", Pattern.MULTILINE);
+
+    private final TestServer server = TestServer.get();
+    private final GraphQLClient client = server.client();
+
+    @Test
+    void apolloPersistedQueryLinkMissesOnceThenSendsOnlyTheHashByPostAndByGet() {
+        Movie movie = server.sample().movies().get(0);
+        Map<String, Double> before = persistedQueryCounters();
+
+        NodeScripts.Result result = NodeScripts.run("apq.mjs", endpoint(), movie.id().value());
+
+        assertEquals(0, result.exitCode(), result.toString());
+        assertNotNull(result.json(), result.toString());
+        for (String method : List.of("post", "get")) {
+            JsonNode run = result.json().path(method);
+            assertEquals(List.of(movie.title(), movie.title()), texts(run.path("titles")), method + ": " + run);
+            JsonNode exchanges = run.path("exchanges");
+            assertEquals(3, exchanges.size(), method + ": " + exchanges);
+            String hashed = method.equals("get") ? "GET" : "POST";
+            JsonNode miss = exchanges.get(0);
+            JsonNode registration = exchanges.get(1);
+            JsonNode hit = exchanges.get(2);
+            // 1. the hash alone: not found, as Apollo Server answers it (200, never cached)
+            assertEquals(hashed, miss.path("method").asText(), miss.toString());
+            assertTrue(miss.path("query").isNull(), miss.toString());
+            assertEquals(200, miss.path("status").asInt(), miss.toString());
+            assertEquals("PERSISTED_QUERY_NOT_FOUND", miss.path("code").asText(), miss.toString());
+            assertEquals("private, no-cache, must-revalidate", miss.path("cacheControl").asText(), miss.toString());
+            // 2. the link falls back: the query with its hash, by POST, answered with data
+            assertEquals("POST", registration.path("method").asText(), registration.toString());
+            String document = registration.path("query").asText();
+            assertTrue(document.contains("movie(id: $id)"), registration.toString());
+            assertEquals(miss.path("sha256Hash").asText(), registration.path("sha256Hash").asText());
+            assertEquals(movie.title(), registration.path("data").path("movie").path("title").asText());
+            // 3. the next request of it is the hash alone again, and now runs
+            assertEquals(hashed, hit.path("method").asText(), hit.toString());
+            assertTrue(hit.path("query").isNull(), hit.toString());
+            assertEquals(movie.title(), hit.path("data").path("movie").path("title").asText(), hit.toString());
+
+            // The server stored it: a hash-only GET of our own runs it too.
+            Response stored = client.get("/graphql", Map.of(
+                    "extensions", "{\"persistedQuery\":{\"version\":1,\"sha256Hash\":\"" + hit.path("sha256Hash").asText()
+                            + "\"}}",
+                    "variables", "{\"id\":\"" + movie.id().value() + "\"}"), "application/json");
+            assertEquals(movie.title(), stored.data().path("movie").path("title").asText(), stored.raw().body());
+        }
+        Map<String, Double> after = persistedQueryCounters();
+        assertEquals(2, delta(before, after, "miss"), after.toString());
+        assertEquals(2, delta(before, after, "registered"), after.toString());
+        // the script's two hits, then our own two GETs (served from the replica's local cache)
+        assertEquals(4, delta(before, after, "hit"), after.toString());
+    }
+
+    private String endpoint() {
+        return "http://127.0.0.1:" + server.port() + "/graphql";
+    }
+
+    private static List<String> texts(JsonNode array) {
+        return java.util.stream.StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
+    }
+
+    private Map<String, Double> persistedQueryCounters() {
+        String metrics = client.get("/metrics", Map.of(), null).raw().body();
+        Map<String, Double> counters = new java.util.HashMap<>();
+        Matcher matcher = COUNTER.matcher(metrics);
+        while (matcher.find()) {
+            counters.put(matcher.group(1), Double.parseDouble(matcher.group(2)));
+        }
+        return counters;
+    }
+
+    private static double delta(Map<String, Double> before, Map<String, Double> after, String outcome) {
+        return after.getOrDefault(outcome, 0.0) - before.getOrDefault(outcome, 0.0);
+    }
+}
