@@ -10,6 +10,7 @@ import dev.moviegraph.dynamo.ItemWeights;
 import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.StreamAggregator;
 import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.graphql.CacheSettings;
 import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.graphql.QueryLimits;
 import dev.moviegraph.http.GraphQLHandler;
@@ -116,7 +117,9 @@ public final class Moviegraph implements AutoCloseable {
             AppConfig.Limits limits = config.limits();
             GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics, new QueryLimits(
                     limits.maxDepth(), limits.maxAliases(), limits.maxTokens(), limits.maxChars(), limits.introspection(),
-                    limits.maxResultNodes(), limits.maxReadUnits(), Duration.ofMillis(limits.timeoutMillis())));
+                    limits.maxResultNodes(), limits.maxReadUnits(), Duration.ofMillis(limits.timeoutMillis())),
+                    new CacheSettings(config.caching().currentMonthSeconds(), config.caching().finishedMonthSeconds(),
+                            config.caching().maxAgeSeconds()));
             if (config.totals() == TotalsMode.STREAM && config.aggregator()) {
                 String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
                 streams = DynamoClients.createStreams(endpoint);
@@ -127,7 +130,8 @@ public final class Moviegraph implements AutoCloseable {
             }
             Duration grace = Duration.ofSeconds(config.shutdownGraceSeconds());
             HttpServer http = new HttpServer(new GraphQLHandler(graphql, new ObjectMapper(),
-                    new WriteGuard(config.writeToken(), config.embedded()), limits.maxBodyBytes()),
+                    new WriteGuard(config.writeToken(), config.embedded()), limits.maxBodyBytes(),
+                    limits.maxBatchOperations(), !limits.corsOrigins().isEmpty()),
                     new HealthHandler(catalog), metrics, limits.maxBodyBytes(), limits.corsOrigins(), grace)
                     .start(config.port());
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",

@@ -27,10 +27,21 @@ import java.util.regex.Pattern;
  * @param aggregator   in stream mode, run the stream aggregator inside this server
  * @param limits       what one request may ask for
  * @param shutdownGraceSeconds SHUTDOWN_GRACE_SECONDS: how long a stop lets requests in flight finish
+ * @param caching      how long HTTP caches may keep answers
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
-                        boolean aggregator, Limits limits, int shutdownGraceSeconds) {
+                        boolean aggregator, Limits limits, int shutdownGraceSeconds, Caching caching) {
+
+    /**
+     * The ages HTTP caches may keep answers for that depend on the data, not on the schema's hints.
+     *
+     * @param currentMonthSeconds  CACHE_CURRENT_MONTH_SECONDS: monthly totals of the current or a future month
+     * @param finishedMonthSeconds CACHE_FINISHED_MONTH_SECONDS: monthly totals of a month that has ended
+     * @param maxAgeSeconds        CACHE_MAX_AGE_SECONDS: the most any answer may be kept; 0: never
+     */
+    public record Caching(int currentMonthSeconds, int finishedMonthSeconds, int maxAgeSeconds) {
+    }
 
     /**
      * What one request may ask for; each is an environment variable with a safe default.
@@ -45,10 +56,11 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
      * @param maxResultNodes MAX_RESULT_NODES: fields and list elements of one response
      * @param maxReadUnits  MAX_READ_UNITS: DynamoDB read units one query may be estimated at and consume; 0: none
      * @param timeoutMillis REQUEST_TIMEOUT_MS: how long a query may run before it is stopped
+     * @param maxBatchOperations MAX_BATCH_OPERATIONS: operations in one batch (a JSON array body)
      */
     public record Limits(int maxDepth, int maxAliases, int maxTokens, int maxChars, int maxBodyBytes,
                          boolean introspection, List<String> corsOrigins, int maxResultNodes, int maxReadUnits,
-                         int timeoutMillis) {
+                         int timeoutMillis, int maxBatchOperations) {
         public Limits {
             corsOrigins = List.copyOf(corsOrigins);
         }
@@ -79,7 +91,8 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         return "AppConfig[port=" + port + ", endpoint=" + endpoint + ", tableName=" + tableName + ", createTable="
                 + createTable + ", loadSample=" + loadSample + ", dataDir=" + dataDir + ", batching=" + batching
                 + ", writeToken=" + (writeToken == null ? "unset" : "set") + ", totals=" + totals + ", aggregator="
-                + aggregator + ", limits=" + limits + ", shutdownGraceSeconds=" + shutdownGraceSeconds + "]";
+                + aggregator + ", limits=" + limits + ", shutdownGraceSeconds=" + shutdownGraceSeconds + ", caching="
+                + caching + "]";
     }
 
     public boolean embedded() {
@@ -141,13 +154,18 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseOrigins(env.get("CORS_ORIGINS"), problems),
                 parseLimit(env, "MAX_RESULT_NODES", 20_000, 100, 10_000_000, problems),
                 parseLimit(env, "MAX_READ_UNITS", 100, 0, 1_000_000, problems),
-                parseLimit(env, "REQUEST_TIMEOUT_MS", 15_000, 100, 300_000, problems));
+                parseLimit(env, "REQUEST_TIMEOUT_MS", 15_000, 100, 300_000, problems),
+                parseLimit(env, "MAX_BATCH_OPERATIONS", 10, 1, 100, problems));
         int shutdownGrace = parseLimit(env, "SHUTDOWN_GRACE_SECONDS", 20, 0, 600, problems);
+        Caching caching = new Caching(
+                parseLimit(env, "CACHE_CURRENT_MONTH_SECONDS", 10, 0, 86_400, problems),
+                parseLimit(env, "CACHE_FINISHED_MONTH_SECONDS", 3_600, 0, 2_592_000, problems),
+                parseLimit(env, "CACHE_MAX_AGE_SECONDS", 3_600, 0, 2_592_000, problems));
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
-                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace);
+                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, caching);
     }
 
     private static int parseLimit(Map<String, String> env, String name, int fallback, int min, int max,
@@ -187,12 +205,12 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
 
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, caching);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, caching);
     }
 
 

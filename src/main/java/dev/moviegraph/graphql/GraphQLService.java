@@ -27,6 +27,7 @@ import graphql.parser.ParserEnvironment;
 import graphql.execution.ResultNodesInfo;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,7 @@ public final class GraphQLService implements AutoCloseable {
     private final Loaders loaders;
     private final GatewayMetrics metrics;
     private final QueryLimits limits;
+    private final CacheSettings cache;
     private final Cache<String, PreparsedDocumentEntry> documents;
     /** Fires each query's time limit; one daemon thread, cancelled timers are removed at once. */
     private final ScheduledThreadPoolExecutor deadlines;
@@ -64,17 +66,23 @@ public final class GraphQLService implements AutoCloseable {
 
     public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
                           QueryLimits limits) {
-        this(catalog, writer, batching, metrics, GatewaySchema.load(catalog, Clock.systemUTC()), limits);
+        this(catalog, writer, batching, metrics, limits, CacheSettings.DEFAULTS);
+    }
+
+    public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
+                          QueryLimits limits, CacheSettings cache) {
+        this(catalog, writer, batching, metrics, GatewaySchema.load(catalog, Clock.systemUTC()), limits, cache);
     }
 
     /** With another schema text or clock: tests use them. */
     GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
                    String schemaText, Clock clock) {
-        this(catalog, writer, batching, metrics, GatewaySchema.of(schemaText, catalog, clock), QueryLimits.DEFAULTS);
+        this(catalog, writer, batching, metrics, GatewaySchema.of(schemaText, catalog, clock), QueryLimits.DEFAULTS,
+                CacheSettings.DEFAULTS);
     }
 
     private GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
-                           GatewaySchema schema, QueryLimits limits) {
+                           GatewaySchema schema, QueryLimits limits, CacheSettings cache) {
         Cache<String, PreparsedDocumentEntry> documents = Caffeine.newBuilder()
                 .maximumWeight(DOCUMENT_CACHE_CHARS)
                 .weigher((String query, PreparsedDocumentEntry entry) -> query.length())
@@ -85,13 +93,14 @@ public final class GraphQLService implements AutoCloseable {
                 .defaultDataFetcherExceptionHandler(new ErrorHandler())
                 .preparsedDocumentProvider(new CachedDocuments(documents, limits.maxAliases()))
                 .instrumentation(new ChainedInstrumentation(new OperationNames(),
-                        new MaxQueryDepthInstrumentation(limits.maxDepth())))
+                        new MaxQueryDepthInstrumentation(limits.maxDepth()), new CacheControl()))
                 .build();
         this.catalog = catalog;
         this.writer = writer;
         this.loaders = new Loaders(batching, metrics);
         this.metrics = metrics;
         this.limits = limits;
+        this.cache = cache;
         this.documents = documents;
         this.deadlines = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "moviegraph-deadlines");
@@ -102,85 +111,176 @@ public final class GraphQLService implements AutoCloseable {
     }
 
     public CompletableFuture<Map<String, Object>> execute(GraphQLRequest request, TraceMode mode) {
-        OperationDefinition.Operation kind = operationKind(request).orElse(null);
-        if (mode == TraceMode.PLAN && kind == OperationDefinition.Operation.MUTATION) {
-            return CompletableFuture.completedFuture(Map.of("errors", List.of(Map.of(
-                    "message", "Moviegraph-Trace: plan is for queries; a mutation is never planned, only executed",
-                    "extensions", Map.of("code", ErrorType.BAD_REQUEST.name())))));
-        }
+        return answer(request, mode).thenApply(GraphQLAnswer::body);
+    }
+
+    /** One request's answer, with how long HTTP caches may keep it. */
+    public CompletableFuture<GraphQLAnswer> answer(GraphQLRequest request, TraceMode mode) {
+        return answerAll(List.of(request), mode).thenApply(answers -> answers.get(0));
+    }
+
+    /**
+     * Operations sent together (a batch), answered in their order, each as it would be alone except that
+     * the limits are the whole request's: the estimates of all its queries together must fit the read
+     * budget (else none runs), their reads consume one budget through one guard, and one time limit stops
+     * them all. They run concurrently, as Apollo Server runs a batch.
+     */
+    public CompletableFuture<List<GraphQLAnswer>> answerAll(List<GraphQLRequest> requests, TraceMode mode) {
         long start = System.nanoTime();
+        List<OperationDefinition.Operation> kinds = requests.stream()
+                .map(request -> operationKind(request).orElse(null)).toList();
         if (mode == TraceMode.PLAN) {
-            PlanningCatalog planning = new PlanningCatalog(catalog, limits.maxReadUnits());
-            ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE), true, false);
-            return graphQL.executeAsync(input).thenApply(result -> {
-                Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, false));
-                // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
-                response.remove("data");
-                response.put("extensions", Map.of("plan", planning.describe()));
-                return finish(response, input, request, Outcome.PLANNED, start);
-            });
+            List<CompletableFuture<GraphQLAnswer>> plans = new ArrayList<>();
+            for (int i = 0; i < requests.size(); i++) {
+                plans.add(plan(requests.get(i), kinds.get(i), start));
+            }
+            return all(plans);
         }
-        if (kind != OperationDefinition.Operation.QUERY || limits.maxReadUnits() <= 0) {
-            return run(request, kind, mode, start, false);
+        if (limits.maxReadUnits() <= 0 || !kinds.contains(OperationDefinition.Operation.QUERY)) {
+            return run(requests, kinds, mode, start, new PlanningCatalog[requests.size()]);
         }
         // Estimate first: the same fetchers over the planning catalog, which calls nothing.
-        PlanningCatalog estimate = new PlanningCatalog(catalog, limits.maxReadUnits());
-        ExecutionInput planInput = input(request, new RequestScope(estimate, null, CallObserver.NONE), true, false);
-        return graphQL.executeAsync(planInput).thenCompose(planned -> {
-            if (!estimate.stopped()) {
-                return run(request, kind, mode, start, true);
+        PlanningCatalog[] estimates = new PlanningCatalog[requests.size()];
+        ExecutionInput[] planInputs = new ExecutionInput[requests.size()];
+        List<CompletableFuture<?>> planned = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            if (kinds.get(i) == OperationDefinition.Operation.QUERY) {
+                estimates[i] = new PlanningCatalog(catalog, limits.maxReadUnits());
+                planInputs[i] = input(requests.get(i), new RequestScope(estimates[i], null, CallObserver.NONE),
+                        true, false, null);
+                planned.add(graphQL.executeAsync(planInputs[i]));
             }
-            Map<String, Object> response = new LinkedHashMap<>();
-            response.put("errors", List.of(overBudget(estimate.readUnits())));
-            response.put("extensions", Map.of("plan", estimate.describe()));
-            return CompletableFuture.completedFuture(finish(response, planInput, request, Outcome.REJECTED, start));
+        }
+        return CompletableFuture.allOf(planned.toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
+            double total = 0;
+            boolean stopped = false;
+            for (PlanningCatalog estimate : estimates) {
+                if (estimate != null) {
+                    total += estimate.readUnits();
+                    stopped |= estimate.stopped();
+                }
+            }
+            if (!stopped && total <= limits.maxReadUnits()) {
+                return run(requests, kinds, mode, start, estimates);
+            }
+            List<GraphQLAnswer> refused = new ArrayList<>();
+            for (int i = 0; i < requests.size(); i++) {
+                Map<String, Object> response = new LinkedHashMap<>();
+                response.put("errors", List.of(overBudget(total, requests.size() > 1)));
+                if (estimates[i] != null) {
+                    response.put("extensions", Map.of("plan", estimates[i].describe()));
+                }
+                refused.add(new GraphQLAnswer(finish(response, planInputs[i], requests.get(i), Outcome.REJECTED, start),
+                        CachePolicy.NO_STORE));
+            }
+            return CompletableFuture.completedFuture(refused);
         });
     }
 
-    private Map<String, Object> overBudget(double estimate) {
-        return Map.of("message", "This query could read at least " + RequestGuard.format(estimate)
+    /** Plans one request without executing it: {@code extensions.plan}, never data. */
+    private CompletableFuture<GraphQLAnswer> plan(GraphQLRequest request, OperationDefinition.Operation kind,
+                                                  long start) {
+        if (kind == OperationDefinition.Operation.MUTATION) {
+            return CompletableFuture.completedFuture(new GraphQLAnswer(Map.of("errors", List.of(Map.of(
+                    "message", "Moviegraph-Trace: plan is for queries; a mutation is never planned, only executed",
+                    "extensions", Map.of("code", ErrorType.BAD_REQUEST.name())))), CachePolicy.NO_STORE));
+        }
+        PlanningCatalog planning = new PlanningCatalog(catalog, limits.maxReadUnits());
+        ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE), true, false, null);
+        return graphQL.executeAsync(input).thenApply(result -> {
+            Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, false));
+            // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
+            response.remove("data");
+            response.put("extensions", Map.of("plan", planning.describe()));
+            return new GraphQLAnswer(finish(response, input, request, Outcome.PLANNED, start), CachePolicy.NO_STORE);
+        });
+    }
+
+    private Map<String, Object> overBudget(double estimate, boolean batch) {
+        return Map.of("message", (batch ? "The operations of this batch could read at least " : "This query could read at least ")
+                        + RequestGuard.format(estimate)
                         + " read units (estimated from its plan before any DynamoDB call), more than the budget of "
-                        + RequestGuard.format(limits.maxReadUnits()) + " per request (MAX_READ_UNITS). Ask for fewer"
+                        + RequestGuard.format(limits.maxReadUnits()) + " per request (MAX_READ_UNITS"
+                        + (batch ? ", shared by the operations of a batch" : "") + "). Ask for fewer"
                         + " items (ids, first, limit) or less nesting; extensions.plan shows what each field costs",
                 "extensions", Map.of("code", ErrorType.LIMIT_EXCEEDED.name(),
                         "estimatedReadUnits", estimate, "readBudget", limits.maxReadUnits()));
     }
 
-    /** Executes the request for real, under its read budget and, for a query, its time limit. */
-    private CompletableFuture<Map<String, Object>> run(GraphQLRequest request, OperationDefinition.Operation kind,
-                                                       TraceMode mode, long start, boolean estimated) {
-        RequestReceipt receipt = new RequestReceipt(start, metrics);
-        boolean query = kind != OperationDefinition.Operation.MUTATION;
-        // A write once started runs to its end (bounded by the SDK's timeouts), so its outcome is known.
-        RequestGuard guard = new RequestGuard(receipt, query ? limits.maxReadUnits() : 0);
-        ExecutionInput input = input(request, new RequestScope(catalog, writer, guard), false, estimated);
-        ScheduledFuture<?> timer = query && limits.timeout() != null ? deadlines.schedule(() -> {
-            guard.stop(new RequestStoppedException(Reason.TIME_LIMIT, "The query ran longer than its time limit of "
+    /**
+     * Executes the requests for real: the queries under one read budget and one time limit, each
+     * mutation on its own (a write once started runs to its end, bounded by the SDK's timeouts, so its
+     * outcome is known).
+     */
+    private CompletableFuture<List<GraphQLAnswer>> run(List<GraphQLRequest> requests,
+                                                       List<OperationDefinition.Operation> kinds, TraceMode mode,
+                                                       long start, PlanningCatalog[] estimates) {
+        RequestGuard shared = new RequestGuard(CallObserver.NONE, limits.maxReadUnits());
+        List<ExecutionInput> queries = new ArrayList<>();
+        List<CompletableFuture<GraphQLAnswer>> answers = new ArrayList<>();
+        List<Runnable> executions = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            GraphQLRequest request = requests.get(i);
+            OperationDefinition.Operation kind = kinds.get(i);
+            boolean query = kind != OperationDefinition.Operation.MUTATION;
+            RequestReceipt receipt = new RequestReceipt(start, metrics);
+            RequestGuard guard = query ? shared : new RequestGuard(CallObserver.NONE, 0);
+            CacheControl.Tally tally = new CacheControl.Tally(cache);
+            ExecutionInput input = input(request, new RequestScope(catalog, writer, guard.observing(receipt)), false,
+                    estimates[i] != null, tally);
+            if (query) {
+                queries.add(input);
+            }
+            CompletableFuture<GraphQLAnswer> answer = new CompletableFuture<>();
+            answers.add(answer);
+            executions.add(() -> graphQL.executeAsync(input).thenApply(result -> {
+                Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, guard.isStopped()));
+                Map<String, Object> extensions = new LinkedHashMap<>();
+                extensions.put("cost", receipt.cost());
+                if (mode == TraceMode.ON) {
+                    extensions.put("trace", receipt.trace(System.nanoTime()));
+                }
+                response.put("extensions", extensions);
+                Outcome outcome = !response.containsKey("data") ? Outcome.REJECTED
+                        : response.containsKey("errors") ? Outcome.PARTIAL : Outcome.OK;
+                finish(response, input, request, outcome, start);
+                // Errors, a trace and writes are never kept; anything else as long as its fields allow.
+                boolean keepable = kind == OperationDefinition.Operation.QUERY && mode == TraceMode.OFF
+                        && response.get("data") != null && !response.containsKey("errors");
+                return new GraphQLAnswer(response, keepable ? tally.policy() : CachePolicy.NO_STORE);
+            }).whenComplete((value, failure) -> {
+                if (failure != null) {
+                    answer.completeExceptionally(failure);
+                } else {
+                    answer.complete(value);
+                }
+            }));
+        }
+        String what = requests.size() > 1 ? "The batch" : "The query";
+        ScheduledFuture<?> timer = !queries.isEmpty() && limits.timeout() != null ? deadlines.schedule(() -> {
+            shared.stop(new RequestStoppedException(Reason.TIME_LIMIT, what + " ran longer than its time limit of "
                     + limits.timeout().toMillis() + " ms (REQUEST_TIMEOUT_MS) and was stopped; this field was not read"));
-            input.cancel();
+            queries.forEach(ExecutionInput::cancel);
         }, limits.timeout().toMillis(), TimeUnit.MILLISECONDS) : null;
-        return graphQL.executeAsync(input).thenApply(result -> {
+        executions.forEach(Runnable::run);
+        return all(answers).whenComplete((value, failure) -> {
             if (timer != null) {
                 timer.cancel(false);
             }
-            Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, guard.isStopped()));
-            Map<String, Object> extensions = new LinkedHashMap<>();
-            extensions.put("cost", receipt.cost());
-            if (mode == TraceMode.ON) {
-                extensions.put("trace", receipt.trace(System.nanoTime()));
-            }
-            response.put("extensions", extensions);
-            Outcome outcome = !response.containsKey("data") ? Outcome.REJECTED
-                    : response.containsKey("errors") ? Outcome.PARTIAL : Outcome.OK;
-            return finish(response, input, request, outcome, start);
         });
+    }
+
+    private static <T> CompletableFuture<List<T>> all(List<CompletableFuture<T>> futures) {
+        return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> futures.stream().map(CompletableFuture::join).toList());
     }
 
     /**
      * @param planning     a planning run (its DataLoader batches are not measured)
      * @param secondLookup the request's document was already looked up (by its estimate)
      */
-    private ExecutionInput input(GraphQLRequest request, RequestScope scope, boolean planning, boolean secondLookup) {
+    private ExecutionInput input(GraphQLRequest request, RequestScope scope, boolean planning, boolean secondLookup,
+                                 CacheControl.Tally tally) {
         return ExecutionInput.newExecutionInput()
                 .query(request.query())
                 .operationName(request.operationName())
@@ -192,13 +292,14 @@ public final class GraphQLService implements AutoCloseable {
                         .put(ParserOptions.class, limits.parserOptions())
                         .put(Introspection.INTROSPECTION_DISABLED, !limits.introspection())
                         .put(ResultNodesInfo.MAX_RESULT_NODES, limits.maxResultNodes())
-                        .put(RequestScope.class, scope))
+                        .put(RequestScope.class, scope)
+                        .putAll(tally == null ? Map.of() : Map.of(CacheControl.Tally.class, tally)))
                 .build();
     }
 
     private Map<String, Object> finish(Map<String, Object> response, ExecutionInput input, GraphQLRequest request,
                                        Outcome outcome, long start) {
-        ResultNodesInfo nodes = input.getGraphQLContext().get(ResultNodesInfo.RESULT_NODES_INFO);
+        ResultNodesInfo nodes = input == null ? null : input.getGraphQLContext().get(ResultNodesInfo.RESULT_NODES_INFO);
         if (nodes != null && nodes.isMaxResultNodesExceeded()) {
             // graphql-java leaves the fields past the limit null without a word, and null in a non-null
             // field spreads up; what is left would be misleading, so the answer is the limit alone.
@@ -209,7 +310,8 @@ public final class GraphQLService implements AutoCloseable {
                     "extensions", Map.of("code", ErrorType.LIMIT_EXCEEDED.name()))));
             outcome = Outcome.REJECTED;
         }
-        metrics.request(input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
+        metrics.request(input == null ? request.operationName()
+                        : input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
                 outcome, System.nanoTime() - start);
         return response;
     }

@@ -191,7 +191,7 @@ class AppConfigTest {
         assertEquals(0, moved.port());
         assertEquals(new AppConfig(0, config.endpoint(), config.tableName(), config.createTable(),
                 config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching(), config.writeToken(),
-                config.totals(), config.aggregator(), config.limits(), config.shutdownGraceSeconds()), moved);
+                config.totals(), config.aggregator(), config.limits(), config.shutdownGraceSeconds(), config.caching()), moved);
     }
 
     @Test
