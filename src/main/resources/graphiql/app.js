@@ -245,6 +245,97 @@
     });
   }
 
+  // --- Storage without credentials -------------------------------------------
+  //
+  // GraphiQL keeps its tabs in localStorage, with their headers (so that restored
+  // tabs keep Moviegraph-Trace: on). A bearer token must not stay in the browser's
+  // storage, where any script of this origin and anyone at this computer can read
+  // it: this storage hands GraphiQL localStorage but drops credential headers from
+  // what it writes (the headers editor's text, and each tab's headers in the tab
+  // state). Headers that are not valid JSON yet (being typed) are kept only when
+  // they name no credential.
+  var CREDENTIALS = ['authorization', 'proxy-authorization', 'cookie'];
+  var NAMESPACE = 'graphiql:';
+
+  function withoutCredentials(text) {
+    if (typeof text !== 'string' || text.trim() === '') {
+      return text;
+    }
+    var headers;
+    try {
+      headers = JSON.parse(text);
+    } catch (e) {
+      headers = undefined;
+    }
+    if (!headers || typeof headers !== 'object' || Array.isArray(headers)) {
+      var lower = text.toLowerCase();
+      return CREDENTIALS.some(function (name) { return lower.indexOf(name) >= 0; }) ? '' : text;
+    }
+    var kept = {};
+    var dropped = false;
+    Object.keys(headers).forEach(function (name) {
+      if (CREDENTIALS.indexOf(name.trim().toLowerCase()) >= 0) {
+        dropped = true;
+      } else {
+        kept[name] = headers[name];
+      }
+    });
+    return dropped ? JSON.stringify(kept, null, 2) : text;
+  }
+
+  /** The value GraphiQL may keep under this key: credentials taken out of headers. */
+  function storable(key, value) {
+    if (key === NAMESPACE + 'headers') {
+      return withoutCredentials(value);
+    }
+    if (key === NAMESPACE + 'tabState' && typeof value === 'string') {
+      try {
+        var state = JSON.parse(value);
+        (state && Array.isArray(state.tabs) ? state.tabs : []).forEach(function (tab) {
+          if (tab && typeof tab.headers === 'string') {
+            tab.headers = withoutCredentials(tab.headers);
+          }
+        });
+        return JSON.stringify(state);
+      } catch (e) {
+        return value; // Not tab state GraphiQL could read back either.
+      }
+    }
+    return value;
+  }
+
+  function credentialFreeStorage() {
+    var local;
+    try {
+      local = window.localStorage;
+      // What an earlier version of this page may have kept is cleaned once.
+      [NAMESPACE + 'headers', NAMESPACE + 'tabState'].forEach(function (key) {
+        var value = local.getItem(key);
+        if (value !== null) {
+          local.setItem(key, storable(key, value));
+        }
+      });
+    } catch (e) {
+      return null; // No storage (private mode, blocked): GraphiQL then keeps nothing.
+    }
+    function ownKeys() {
+      var keys = [];
+      for (var i = 0; i < local.length; i++) {
+        if (local.key(i).indexOf(NAMESPACE) === 0) {
+          keys.push(local.key(i));
+        }
+      }
+      return keys;
+    }
+    return {
+      getItem: function (key) { return local.getItem(key); },
+      setItem: function (key, value) { local.setItem(key, storable(key, value)); },
+      removeItem: function (key) { local.removeItem(key); },
+      clear: function () { ownKeys().forEach(function (key) { local.removeItem(key); }); },
+      get length() { return ownKeys().length; }
+    };
+  }
+
   // --- The DynamoDB panel (a GraphiQL plugin) ---------------------------------
 
   var React = window.React;
@@ -478,9 +569,10 @@
       plugins: PLUGINS,
       // Tabs are kept in localStorage; their headers too, or after a reload the
       // restored tabs would come back with empty headers (GraphiQL drops them
-      // when not persisting) and so without Moviegraph-Trace: on. moviegraph
-      // takes no credential headers; the settings dialog can turn this off
-      // until the next page load.
+      // when not persisting) and so without Moviegraph-Trace: on. The storage
+      // never keeps Authorization (see credentialFreeStorage); the settings
+      // dialog can turn persisting off until the next page load.
+      storage: credentialFreeStorage(),
       shouldPersistHeaders: true
     })
   );
