@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.moviegraph.support.Node;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -29,7 +31,7 @@ class GraphiqlStorageTest {
     @BeforeAll
     static void runTheBootstrapInNode() throws Exception {
         // Node is on every machine this project builds on (the GraphQL-over-HTTP audit needs it too).
-        assumeTrue(nodeRuns(), "node is not installed");
+        assumeTrue(Node.available(), "node is not installed");
         Process process = new ProcessBuilder("node", Path.of("src", "test", "resources", "graphiql",
                 "storage-harness.js").toString(), Path.of("src", "main", "resources", "graphiql", "app.js").toString())
                 .redirectErrorStream(true).start();
@@ -37,19 +39,6 @@ class GraphiqlStorageTest {
         assertTrue(process.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, process.exitValue(), output);
         stored = new ObjectMapper().readTree(output);
-    }
-
-    private static boolean nodeRuns() {
-        try {
-            Process process = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-            process.getInputStream().readAllBytes();
-            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     @Test
