@@ -401,6 +401,15 @@
         h('tbody', null, rows)));
   }
 
+  /**
+   * A table cell that carries its column's name: in a narrow panel the rows are
+   * laid out as cards (page.css) and each figure shows its name above it.
+   */
+  function cell(label, className) {
+    var children = Array.prototype.slice.call(arguments, 2);
+    return h.apply(null, ['td', { className: className || undefined, 'data-label': label }].concat(children));
+  }
+
   function num(label, title) {
     return { label: label, title: title };
   }
@@ -440,19 +449,19 @@
         : plural(Number(call.keys) || 0, 'key', 'keys');
       return h(React.Fragment, { key: i },
         h('tr', { className: 'moviegraph-call' + (call.failed ? ' moviegraph-failed' : '') },
-          h('td', { className: 'moviegraph-num moviegraph-muted' }, i + 1),
-          h('td', null, call.operation, call.failed ? h('span', { className: 'moviegraph-badge' }, 'failed') : null),
-          h('td', null, call.index),
-          h('td', null, call.pattern),
-          h('td', { className: 'moviegraph-key' }, key),
-          h('td', { className: 'moviegraph-num' }, call.items),
-          h('td', { className: 'moviegraph-num' }, call.pages),
-          h('td', { className: 'moviegraph-num' }, call.requests),
-          h('td', { className: 'moviegraph-num' }, units(call.readUnits)),
-          h('td', { className: 'moviegraph-num' }, ms(call.durationMs))),
+          cell('#', 'moviegraph-num moviegraph-muted', i + 1),
+          cell('Operation', null, call.operation, call.failed ? h('span', { className: 'moviegraph-badge' }, 'failed') : null),
+          cell('Index', null, call.index),
+          cell('Pattern', 'moviegraph-wide', call.pattern),
+          cell('Key', 'moviegraph-key moviegraph-wide', key),
+          cell('Items', 'moviegraph-num', call.items),
+          cell('Pages', 'moviegraph-num', call.pages),
+          cell('Req.', 'moviegraph-num', call.requests),
+          cell('RCU', 'moviegraph-num', units(call.readUnits)),
+          cell('ms', 'moviegraph-num', ms(call.durationMs))),
         h('tr', { className: 'moviegraph-call-detail' + (call.failed ? ' moviegraph-failed' : '') },
-          h('td', null),
-          h('td', { colSpan: 9 }, h(Paths, { paths: call.paths }), bar(call))));
+          h('td', { className: 'moviegraph-spacer' }),
+          h('td', { colSpan: 9, className: 'moviegraph-wide' }, h(Paths, { paths: call.paths }), bar(call))));
     });
 
     return h('section', { className: 'moviegraph-section' },
@@ -473,12 +482,12 @@
     var fields = plan.fields || [];
     var rows = fields.map(function (field, i) {
       return h('tr', { key: i },
-        h('td', null, h(Paths, { paths: field.paths })),
-        h('td', null, field.pattern),
-        h('td', null, field.operation),
-        h('td', null, field.index),
-        h('td', { className: 'moviegraph-key' }, field.keyTemplate != null ? code(field.keyTemplate) : '—'),
-        h('td', { className: 'moviegraph-num' }, field.calls));
+        cell('Paths', 'moviegraph-wide', h(Paths, { paths: field.paths })),
+        cell('Pattern', 'moviegraph-wide', field.pattern),
+        cell('Operation', null, field.operation),
+        cell('Index', null, field.index),
+        cell('Calls', 'moviegraph-num', field.calls),
+        cell('Key template', 'moviegraph-key moviegraph-wide', field.keyTemplate != null ? code(field.keyTemplate) : '—'));
     });
     return h('section', { className: 'moviegraph-section' },
       h('h3', { className: 'moviegraph-heading' }, 'Plan (not executed)'),
@@ -487,7 +496,7 @@
         stat('fields', fields.length)),
       fields.length === 0
         ? hint('No DynamoDB call: nothing in this query needs the table.')
-        : table(['Paths', 'Pattern', 'Operation', 'Index', 'Key template', num('Calls')], rows));
+        : table(['Paths', 'Pattern', 'Operation', 'Index', num('Calls'), 'Key template'], rows));
   }
 
   function LastResponse(props) {
