@@ -109,8 +109,9 @@ final class CacheHints {
         GraphQLAppliedDirectiveArgument inherit = directive.getArgument("inheritMaxAge");
         GraphQLAppliedDirectiveArgument maxAge = directive.getArgument("maxAge");
         String scopeName = scope != null && scope.hasSetValue() ? scope.getValue() : null;
-        return new Hint(maxAge != null && maxAge.hasSetValue() ? maxAge.<Integer>getValue() : null,
-                scopeName == null ? null : scopeName.equals("PRIVATE"),
-                inherit != null && inherit.hasSetValue() && Boolean.TRUE.equals(inherit.getValue()));
+        boolean inherits = inherit != null && inherit.hasSetValue() && Boolean.TRUE.equals(inherit.getValue());
+        // with inheritMaxAge a maxAge written beside it is ignored, as Apollo ignores it
+        return new Hint(!inherits && maxAge != null && maxAge.hasSetValue() ? maxAge.<Integer>getValue() : null,
+                scopeName == null ? null : scopeName.equals("PRIVATE"), inherits);
     }
 }
