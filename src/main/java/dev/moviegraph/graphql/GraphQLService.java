@@ -43,7 +43,9 @@ import java.util.concurrent.TimeUnit;
  * made ({@code extensions.cost}, and {@code extensions.trace} on demand). A query is first estimated
  * (the same fetchers over {@link PlanningCatalog}, which calls nothing) and refused when over its read
  * budget; it then runs under its time limit. A planned request answers {@code extensions.plan} instead of
- * data. Every error it answers has a code ({@link ErrorCodes}); transport is the http layer's.
+ * data. Every error it answers has a code ({@link ErrorCodes}); every answer says how long HTTP caches
+ * may keep it ({@link CacheControl}). Operations sent together (a batch) share the request's read budget
+ * and time limit. Transport is the http layer's.
  */
 public final class GraphQLService implements AutoCloseable {
     /** Total characters of the cached documents' query text: a bound on the cache's memory. */
@@ -216,57 +218,52 @@ public final class GraphQLService implements AutoCloseable {
                                                        List<OperationDefinition.Operation> kinds, TraceMode mode,
                                                        long start, PlanningCatalog[] estimates) {
         RequestGuard shared = new RequestGuard(CallObserver.NONE, limits.maxReadUnits());
-        List<ExecutionInput> queries = new ArrayList<>();
-        List<CompletableFuture<GraphQLAnswer>> answers = new ArrayList<>();
-        List<Runnable> executions = new ArrayList<>();
+        List<Execution> executions = new ArrayList<>();
         for (int i = 0; i < requests.size(); i++) {
-            GraphQLRequest request = requests.get(i);
-            OperationDefinition.Operation kind = kinds.get(i);
-            boolean query = kind != OperationDefinition.Operation.MUTATION;
+            boolean query = kinds.get(i) != OperationDefinition.Operation.MUTATION;
             RequestReceipt receipt = new RequestReceipt(start, metrics);
             RequestGuard guard = query ? shared : new RequestGuard(CallObserver.NONE, 0);
             CacheControl.Tally tally = new CacheControl.Tally(cache);
-            ExecutionInput input = input(request, new RequestScope(catalog, writer, guard.observing(receipt)), false,
-                    estimates[i] != null, tally);
-            if (query) {
-                queries.add(input);
-            }
-            CompletableFuture<GraphQLAnswer> answer = new CompletableFuture<>();
-            answers.add(answer);
-            executions.add(() -> graphQL.executeAsync(input).thenApply(result -> {
-                Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, guard.isStopped()));
-                Map<String, Object> extensions = new LinkedHashMap<>();
-                extensions.put("cost", receipt.cost());
-                if (mode == TraceMode.ON) {
-                    extensions.put("trace", receipt.trace(System.nanoTime()));
-                }
-                response.put("extensions", extensions);
-                Outcome outcome = !response.containsKey("data") ? Outcome.REJECTED
-                        : response.containsKey("errors") ? Outcome.PARTIAL : Outcome.OK;
-                finish(response, input, request, outcome, start);
-                // Errors, a trace and writes are never kept; anything else as long as its fields allow.
-                boolean keepable = kind == OperationDefinition.Operation.QUERY && mode == TraceMode.OFF
-                        && response.get("data") != null && !response.containsKey("errors");
-                return new GraphQLAnswer(response, keepable ? tally.policy() : CachePolicy.NO_STORE);
-            }).whenComplete((value, failure) -> {
-                if (failure != null) {
-                    answer.completeExceptionally(failure);
-                } else {
-                    answer.complete(value);
-                }
-            }));
+            executions.add(new Execution(requests.get(i), kinds.get(i), receipt, guard, tally, input(requests.get(i),
+                    new RequestScope(catalog, writer, guard.observing(receipt)), false, estimates[i] != null, tally)));
         }
+        List<ExecutionInput> queries = executions.stream().filter(e -> e.guard() == shared).map(Execution::input).toList();
         String what = requests.size() > 1 ? "The batch" : "The query";
         ScheduledFuture<?> timer = !queries.isEmpty() && limits.timeout() != null ? deadlines.schedule(() -> {
             shared.stop(new RequestStoppedException(Reason.TIME_LIMIT, what + " ran longer than its time limit of "
                     + limits.timeout().toMillis() + " ms (REQUEST_TIMEOUT_MS) and was stopped; this field was not read"));
             queries.forEach(ExecutionInput::cancel);
         }, limits.timeout().toMillis(), TimeUnit.MILLISECONDS) : null;
-        executions.forEach(Runnable::run);
-        return all(answers).whenComplete((value, failure) -> {
-            if (timer != null) {
-                timer.cancel(false);
+        return all(executions.stream().map(execution -> execute(execution, mode, start)).toList())
+                .whenComplete((value, failure) -> {
+                    if (timer != null) {
+                        timer.cancel(false);
+                    }
+                });
+    }
+
+    /** One operation of a request, ready to run: its receipt, the guard it reads under, its cache tally. */
+    private record Execution(GraphQLRequest request, OperationDefinition.Operation kind, RequestReceipt receipt,
+                             RequestGuard guard, CacheControl.Tally tally, ExecutionInput input) {
+    }
+
+    private CompletableFuture<GraphQLAnswer> execute(Execution execution, TraceMode mode, long start) {
+        return graphQL.executeAsync(execution.input()).thenApply(result -> {
+            Map<String, Object> response = new LinkedHashMap<>(
+                    ErrorCodes.toSpecification(result, execution.guard().isStopped()));
+            Map<String, Object> extensions = new LinkedHashMap<>();
+            extensions.put("cost", execution.receipt().cost());
+            if (mode == TraceMode.ON) {
+                extensions.put("trace", execution.receipt().trace(System.nanoTime()));
             }
+            response.put("extensions", extensions);
+            Outcome outcome = !response.containsKey("data") ? Outcome.REJECTED
+                    : response.containsKey("errors") ? Outcome.PARTIAL : Outcome.OK;
+            finish(response, execution.input(), execution.request(), outcome, start);
+            // Errors, a trace and writes are never kept; anything else as long as its fields allow.
+            boolean keepable = execution.kind() == OperationDefinition.Operation.QUERY && mode == TraceMode.OFF
+                    && response.get("data") != null && !response.containsKey("errors");
+            return new GraphQLAnswer(response, keepable ? execution.tally().policy() : CachePolicy.NO_STORE);
         });
     }
 
