@@ -245,6 +245,97 @@
     });
   }
 
+  // --- Storage without credentials -------------------------------------------
+  //
+  // GraphiQL keeps its tabs in localStorage, with their headers (so that restored
+  // tabs keep Moviegraph-Trace: on). A bearer token must not stay in the browser's
+  // storage, where any script of this origin and anyone at this computer can read
+  // it: this storage hands GraphiQL localStorage but drops credential headers from
+  // what it writes (the headers editor's text, and each tab's headers in the tab
+  // state). Headers that are not valid JSON yet (being typed) are kept only when
+  // they name no credential.
+  var CREDENTIALS = ['authorization', 'proxy-authorization', 'cookie'];
+  var NAMESPACE = 'graphiql:';
+
+  function withoutCredentials(text) {
+    if (typeof text !== 'string' || text.trim() === '') {
+      return text;
+    }
+    var headers;
+    try {
+      headers = JSON.parse(text);
+    } catch (e) {
+      headers = undefined;
+    }
+    if (!headers || typeof headers !== 'object' || Array.isArray(headers)) {
+      var lower = text.toLowerCase();
+      return CREDENTIALS.some(function (name) { return lower.indexOf(name) >= 0; }) ? '' : text;
+    }
+    var kept = {};
+    var dropped = false;
+    Object.keys(headers).forEach(function (name) {
+      if (CREDENTIALS.indexOf(name.trim().toLowerCase()) >= 0) {
+        dropped = true;
+      } else {
+        kept[name] = headers[name];
+      }
+    });
+    return dropped ? JSON.stringify(kept, null, 2) : text;
+  }
+
+  /** The value GraphiQL may keep under this key: credentials taken out of headers. */
+  function storable(key, value) {
+    if (key === NAMESPACE + 'headers') {
+      return withoutCredentials(value);
+    }
+    if (key === NAMESPACE + 'tabState' && typeof value === 'string') {
+      try {
+        var state = JSON.parse(value);
+        (state && Array.isArray(state.tabs) ? state.tabs : []).forEach(function (tab) {
+          if (tab && typeof tab.headers === 'string') {
+            tab.headers = withoutCredentials(tab.headers);
+          }
+        });
+        return JSON.stringify(state);
+      } catch (e) {
+        return value; // Not tab state GraphiQL could read back either.
+      }
+    }
+    return value;
+  }
+
+  function credentialFreeStorage() {
+    var local;
+    try {
+      local = window.localStorage;
+      // What an earlier version of this page may have kept is cleaned once.
+      [NAMESPACE + 'headers', NAMESPACE + 'tabState'].forEach(function (key) {
+        var value = local.getItem(key);
+        if (value !== null) {
+          local.setItem(key, storable(key, value));
+        }
+      });
+    } catch (e) {
+      return null; // No storage (private mode, blocked): GraphiQL then keeps nothing.
+    }
+    function ownKeys() {
+      var keys = [];
+      for (var i = 0; i < local.length; i++) {
+        if (local.key(i).indexOf(NAMESPACE) === 0) {
+          keys.push(local.key(i));
+        }
+      }
+      return keys;
+    }
+    return {
+      getItem: function (key) { return local.getItem(key); },
+      setItem: function (key, value) { local.setItem(key, storable(key, value)); },
+      removeItem: function (key) { local.removeItem(key); },
+      clear: function () { ownKeys().forEach(function (key) { local.removeItem(key); }); },
+      get length() { return ownKeys().length; }
+    };
+  }
+
   // --- The DynamoDB panel (a GraphiQL plugin) ---------------------------------
 
   var React = window.React;
@@ -310,6 +401,15 @@
         h('tbody', null, rows)));
   }
 
+  /**
+   * A table cell that carries its column's name: in a narrow panel the rows are
+   * laid out as cards (page.css) and each figure shows its name above it.
+   */
+  function cell(label, className) {
+    var children = Array.prototype.slice.call(arguments, 2);
+    return h.apply(null, ['td', { className: className || undefined, 'data-label': label }].concat(children));
+  }
+
   function num(label, title) {
     return { label: label, title: title };
   }
@@ -349,19 +449,19 @@
         : plural(Number(call.keys) || 0, 'key', 'keys');
       return h(React.Fragment, { key: i },
         h('tr', { className: 'moviegraph-call' + (call.failed ? ' moviegraph-failed' : '') },
-          h('td', { className: 'moviegraph-num moviegraph-muted' }, i + 1),
-          h('td', null, call.operation, call.failed ? h('span', { className: 'moviegraph-badge' }, 'failed') : null),
-          h('td', null, call.index),
-          h('td', null, call.pattern),
-          h('td', { className: 'moviegraph-key' }, key),
-          h('td', { className: 'moviegraph-num' }, call.items),
-          h('td', { className: 'moviegraph-num' }, call.pages),
-          h('td', { className: 'moviegraph-num' }, call.requests),
-          h('td', { className: 'moviegraph-num' }, units(call.readUnits)),
-          h('td', { className: 'moviegraph-num' }, ms(call.durationMs))),
+          cell('#', 'moviegraph-num moviegraph-muted', i + 1),
+          cell('Operation', null, call.operation, call.failed ? h('span', { className: 'moviegraph-badge' }, 'failed') : null),
+          cell('Index', null, call.index),
+          cell('Pattern', 'moviegraph-wide', call.pattern),
+          cell('Key', 'moviegraph-key moviegraph-wide', key),
+          cell('Items', 'moviegraph-num', call.items),
+          cell('Pages', 'moviegraph-num', call.pages),
+          cell('Req.', 'moviegraph-num', call.requests),
+          cell('RCU', 'moviegraph-num', units(call.readUnits)),
+          cell('ms', 'moviegraph-num', ms(call.durationMs))),
         h('tr', { className: 'moviegraph-call-detail' + (call.failed ? ' moviegraph-failed' : '') },
-          h('td', null),
-          h('td', { colSpan: 9 }, h(Paths, { paths: call.paths }), bar(call))));
+          h('td', { className: 'moviegraph-spacer' }),
+          h('td', { colSpan: 9, className: 'moviegraph-wide' }, h(Paths, { paths: call.paths }), bar(call))));
     });
 
     return h('section', { className: 'moviegraph-section' },
@@ -382,12 +482,12 @@
     var fields = plan.fields || [];
     var rows = fields.map(function (field, i) {
       return h('tr', { key: i },
-        h('td', null, h(Paths, { paths: field.paths })),
-        h('td', null, field.pattern),
-        h('td', null, field.operation),
-        h('td', null, field.index),
-        h('td', { className: 'moviegraph-key' }, field.keyTemplate != null ? code(field.keyTemplate) : '—'),
-        h('td', { className: 'moviegraph-num' }, field.calls));
+        cell('Paths', 'moviegraph-wide', h(Paths, { paths: field.paths })),
+        cell('Pattern', 'moviegraph-wide', field.pattern),
+        cell('Operation', null, field.operation),
+        cell('Index', null, field.index),
+        cell('Calls', 'moviegraph-num', field.calls),
+        cell('Key template', 'moviegraph-key moviegraph-wide', field.keyTemplate != null ? code(field.keyTemplate) : '—'));
     });
     return h('section', { className: 'moviegraph-section' },
       h('h3', { className: 'moviegraph-heading' }, 'Plan (not executed)'),
@@ -396,7 +496,7 @@
         stat('fields', fields.length)),
       fields.length === 0
         ? hint('No DynamoDB call: nothing in this query needs the table.')
-        : table(['Paths', 'Pattern', 'Operation', 'Index', 'Key template', num('Calls')], rows));
+        : table(['Paths', 'Pattern', 'Operation', 'Index', num('Calls'), 'Key template'], rows));
   }
 
   function LastResponse(props) {
@@ -478,9 +578,10 @@
       plugins: PLUGINS,
       // Tabs are kept in localStorage; their headers too, or after a reload the
       // restored tabs would come back with empty headers (GraphiQL drops them
-      // when not persisting) and so without Moviegraph-Trace: on. moviegraph
-      // takes no credential headers; the settings dialog can turn this off
-      // until the next page load.
+      // when not persisting) and so without Moviegraph-Trace: on. The storage
+      // never keeps Authorization (see credentialFreeStorage); the settings
+      // dialog can turn persisting off until the next page load.
+      storage: credentialFreeStorage(),
       shouldPersistHeaders: true
     })
   );

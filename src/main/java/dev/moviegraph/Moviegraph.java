@@ -17,6 +17,7 @@ import dev.moviegraph.graphql.LiveQueries;
 import dev.moviegraph.http.GraphQLWebSocket;
 import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.graphql.AutomaticPersistedQueries;
+import dev.moviegraph.graphql.CacheSettings;
 import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.graphql.PersistedDocuments;
 import dev.moviegraph.graphql.QueryLimits;
@@ -144,7 +145,9 @@ public final class Moviegraph implements AutoCloseable {
             QueryLimits queryLimits = new QueryLimits(limits.maxDepth(), limits.maxAliases(), limits.maxTokens(),
                     limits.maxChars(), limits.introspection(), limits.maxResultNodes(), limits.maxReadUnits(),
                     Duration.ofMillis(limits.timeoutMillis()));
-            GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics, queryLimits);
+            GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics, queryLimits,
+                    new CacheSettings(config.caching().currentMonthSeconds(), config.caching().finishedMonthSeconds(),
+                            config.caching().maxAgeSeconds()));
             PersistedDocuments documents = persistedDocuments(config, trusted, client, graphql, queryLimits, metrics);
             if (config.totals() == TotalsMode.STREAM && config.aggregator()) {
                 String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
@@ -180,7 +183,8 @@ public final class Moviegraph implements AutoCloseable {
             }
             Duration grace = Duration.ofSeconds(config.shutdownGraceSeconds());
             HttpServer http = new HttpServer(new GraphQLHandler(graphql, documents, json, writeGuard,
-                    limits.maxBodyBytes()), live == null ? null : live.socket(), new HealthHandler(catalog), metrics,
+                    limits.maxBodyBytes(), limits.maxBatchOperations(), !limits.corsOrigins().isEmpty()),
+                    live == null ? null : live.socket(), new HealthHandler(catalog), metrics,
                     limits.maxBodyBytes(), limits.corsOrigins(), grace)
                     .start(config.port());
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",

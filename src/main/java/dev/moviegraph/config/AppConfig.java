@@ -29,11 +29,12 @@ import java.util.regex.Pattern;
  * @param shutdownGraceSeconds SHUTDOWN_GRACE_SECONDS: how long a stop lets requests in flight finish
  * @param subscriptions what the WebSocket transport allows
  * @param persistedQueries     automatic persisted queries and trusted documents
+ * @param caching      how long HTTP caches may keep answers
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
                         boolean aggregator, Limits limits, int shutdownGraceSeconds, Subscriptions subscriptions,
-                        PersistedQueries persistedQueries) {
+                        PersistedQueries persistedQueries, Caching caching) {
 
     /**
      * Subscriptions over WebSocket (graphql-transport-ws on /graphql).
@@ -62,6 +63,16 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
     }
 
     /**
+     * The ages HTTP caches may keep answers for that depend on the data, not on the schema's hints.
+     *
+     * @param currentMonthSeconds  CACHE_CURRENT_MONTH_SECONDS: monthly totals of the current or a future month
+     * @param finishedMonthSeconds CACHE_FINISHED_MONTH_SECONDS: monthly totals of a month that has ended
+     * @param maxAgeSeconds        CACHE_MAX_AGE_SECONDS: the most any answer may be kept; 0: never
+     */
+    public record Caching(int currentMonthSeconds, int finishedMonthSeconds, int maxAgeSeconds) {
+    }
+
+    /**
      * What one request may ask for; each is an environment variable with a safe default.
      *
      * @param maxDepth      MAX_QUERY_DEPTH: nesting of fields
@@ -74,10 +85,11 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
      * @param maxResultNodes MAX_RESULT_NODES: fields and list elements of one response
      * @param maxReadUnits  MAX_READ_UNITS: DynamoDB read units one query may be estimated at and consume; 0: none
      * @param timeoutMillis REQUEST_TIMEOUT_MS: how long a query may run before it is stopped
+     * @param maxBatchOperations MAX_BATCH_OPERATIONS: operations in one batch (a JSON array body)
      */
     public record Limits(int maxDepth, int maxAliases, int maxTokens, int maxChars, int maxBodyBytes,
                          boolean introspection, List<String> corsOrigins, int maxResultNodes, int maxReadUnits,
-                         int timeoutMillis) {
+                         int timeoutMillis, int maxBatchOperations) {
         public Limits {
             corsOrigins = List.copyOf(corsOrigins);
         }
@@ -109,7 +121,7 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 + createTable + ", loadSample=" + loadSample + ", dataDir=" + dataDir + ", batching=" + batching
                 + ", writeToken=" + (writeToken == null ? "unset" : "set") + ", totals=" + totals + ", aggregator="
                 + aggregator + ", limits=" + limits + ", shutdownGraceSeconds=" + shutdownGraceSeconds
-                + ", persistedQueries=" + persistedQueries + "]";
+                + ", subscriptions=" + subscriptions + ", persistedQueries=" + persistedQueries + ", caching=" + caching + "]";
     }
 
     public boolean embedded() {
@@ -171,7 +183,8 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseOrigins(env.get("CORS_ORIGINS"), problems),
                 parseLimit(env, "MAX_RESULT_NODES", 20_000, 100, 10_000_000, problems),
                 parseLimit(env, "MAX_READ_UNITS", 100, 0, 1_000_000, problems),
-                parseLimit(env, "REQUEST_TIMEOUT_MS", 15_000, 100, 300_000, problems));
+                parseLimit(env, "REQUEST_TIMEOUT_MS", 15_000, 100, 300_000, problems),
+                parseLimit(env, "MAX_BATCH_OPERATIONS", 10, 1, 100, problems));
         int shutdownGrace = parseLimit(env, "SHUTDOWN_GRACE_SECONDS", 20, 0, 600, problems);
         Subscriptions subscriptions = new Subscriptions(parseSwitch(env, "SUBSCRIPTIONS", problems),
                 parseLimit(env, "MAX_WS_CONNECTIONS", Subscriptions.DEFAULTS.maxConnections(), 0, 1_000_000, problems),
@@ -185,11 +198,15 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "APQ_REGISTRATIONS_PER_MINUTE", 60, 0, 100_000, problems),
                 parseLimit(env, "APQ_TTL_SECONDS", 604_800, 60, 31_536_000, problems),
                 trusted == null || trusted.isBlank() ? null : Path.of(trusted.trim()));
+        Caching caching = new Caching(
+                parseLimit(env, "CACHE_CURRENT_MONTH_SECONDS", 10, 0, 86_400, problems),
+                parseLimit(env, "CACHE_FINISHED_MONTH_SECONDS", 3_600, 0, 2_592_000, problems),
+                parseLimit(env, "CACHE_MAX_AGE_SECONDS", 3_600, 0, 2_592_000, problems));
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
-                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, subscriptions, persisted);
+                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, subscriptions, persisted, caching);
     }
 
     private static int parseLimit(Map<String, String> env, String name, int fallback, int min, int max,
@@ -229,12 +246,12 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
 
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching);
     }
 
 

@@ -61,7 +61,7 @@ final class CachedDocuments implements PreparsedDocumentProvider {
             return limitExceeded("The document has " + fragments + " fragments; at most " + MAX_FRAGMENTS
                     + " are allowed");
         }
-        PreparsedDocumentEntry entry = parseAndValidate.apply(input);
+        PreparsedDocumentEntry entry = LiteralMessages.rewrite(parseAndValidate.apply(input));
         if (!entry.hasErrors()) {
             int aliases = aliases(entry.getDocument());
             if (aliases > maxAliases) {

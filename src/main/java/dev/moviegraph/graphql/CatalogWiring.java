@@ -110,7 +110,12 @@ final class CatalogWiring {
         field("Movie", "averageRating", BY_KEY, movieField(Movie::averageRating, null, false));
         field("Movie", "numVotes", BY_KEY, movieField(Movie::numVotes, null, false));
         for (ListField list : MOVIE_LISTS) {
-            field("Movie", list.field(), Set.of(CatalogAccess.MOVIE_COLLECTION), env -> movieList(env, list));
+            field("Movie", list.field(), Set.of(CatalogAccess.MOVIE_COLLECTION), env -> {
+                if (list.part() == Part.TOTALS) {
+                    CacheControl.forMonth(env, env.getArgument("to"), YearMonth.now(clock));
+                }
+                return movieList(env, list);
+            });
         }
 
         for (String type : List.of("Person", "Actor")) {
@@ -243,6 +248,7 @@ final class CatalogWiring {
     private CompletableFuture<List<MonthlyStreams>> topMovies(DataFetchingEnvironment env) {
         YearMonth month = env.getArgument("month");
         int limit = Inputs.inRange("limit", env.getArgument("limit"), 1, MAX_TOP);
+        CacheControl.forMonth(env, month, YearMonth.now(clock));
         CollectionRead top = CollectionRead.top(month, limit);
         return Loaders.collections(env, top).load(top, List.of(Paths.of(env)))
                 .thenApply(CollectionPage::totals);
@@ -251,6 +257,7 @@ final class CatalogWiring {
     private CompletableFuture<MonthlyStreams> streamTotal(DataFetchingEnvironment env) {
         MovieId movieId = MovieId.of(env.getArgument("movieId"));
         YearMonth month = env.getArgument("month");
+        CacheControl.forMonth(env, month, YearMonth.now(clock));
         return item(env, new TotalRef(movieId, month), Paths.of(env));
     }
 

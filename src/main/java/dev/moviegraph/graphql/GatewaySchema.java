@@ -11,12 +11,14 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.List;
 
 /**
  * The executable schema, built once at start: schema.graphqls wired to the catalog's fetchers
- * ({@link CatalogWiring}), then checked against the store's access patterns. A field bound to no read,
- * or to one the store has no access pattern for, stops the start naming it, rather than failing on the
- * first request that asks for it.
+ * ({@link CatalogWiring}), then checked against the store's access patterns and for cache hints. A field
+ * bound to no read, or to one the store has no access pattern for, or one without the
+ * {@code @cacheControl} hint it needs ({@link CacheHints}), stops the start naming it, rather than
+ * failing (or being cached wrongly) on the first request that asks for it.
  */
 final class GatewaySchema {
     private final GraphQLSchema schema;
@@ -44,6 +46,11 @@ final class GatewaySchema {
         GraphQLSchema schema = new SchemaGenerator()
                 .makeExecutableSchema(new SchemaParser().parse(schemaText), wiring.runtimeWiring());
         wiring.bindings().verify(schema, catalog.accessPatterns());
+        List<String> unhinted = CacheHints.problems(schema);
+        if (!unhinted.isEmpty()) {
+            throw new IllegalStateException("schema.graphqls has fields that HTTP caches would not know how long"
+                    + " to keep: " + String.join("; ", unhinted));
+        }
         return new GatewaySchema(schema);
     }
 

@@ -29,6 +29,7 @@ import graphql.parser.ParserEnvironment;
 import graphql.execution.ResultNodesInfo;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,23 +45,26 @@ import java.util.concurrent.TimeUnit;
  * made ({@code extensions.cost}, and {@code extensions.trace} on demand). A query is first estimated
  * (the same fetchers over {@link PlanningCatalog}, which calls nothing) and refused when over its read
  * budget; it then runs under its time limit. A planned request answers {@code extensions.plan} instead of
- * data. Every error it answers has a code ({@link ErrorCodes}); transport is the http layer's.
+ * data. Every error it answers has a code ({@link ErrorCodes}); every answer says how long HTTP caches
+ * may keep it ({@link CacheControl}). Operations sent together (a batch) share the request's read budget
+ * and time limit. Transport is the http layer's.
  */
 public final class GraphQLService implements AutoCloseable {
     /** Total characters of the cached documents' query text: a bound on the cache's memory. */
     static final long DOCUMENT_CACHE_CHARS = 4_000_000;
 
     private final GraphQL graphQL;
-    /** Subscriptions, read as queries of the live schema (see {@link GatewaySchema#liveSchema}); null without one. */
-    private final GraphQL live;
     private final CatalogReader catalog;
     private final CatalogWriter writer;
     private final Loaders loaders;
     private final GatewayMetrics metrics;
     private final QueryLimits limits;
+    private final CacheSettings cache;
     private final Cache<String, PreparsedDocumentEntry> documents;
     private final CachedDocuments cachedDocuments;
     private final GatewaySchema schema;
+    /** Subscriptions, read as queries of the live schema (see {@link GatewaySchema#liveSchema}); null without one. */
+    private final GraphQL live;
     /** Fires each query's time limit; one daemon thread, cancelled timers are removed at once. */
     private final ScheduledThreadPoolExecutor deadlines;
 
@@ -70,17 +74,23 @@ public final class GraphQLService implements AutoCloseable {
 
     public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
                           QueryLimits limits) {
-        this(catalog, writer, batching, metrics, GatewaySchema.load(catalog, Clock.systemUTC()), limits);
+        this(catalog, writer, batching, metrics, limits, CacheSettings.DEFAULTS);
+    }
+
+    public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
+                          QueryLimits limits, CacheSettings cache) {
+        this(catalog, writer, batching, metrics, GatewaySchema.load(catalog, Clock.systemUTC()), limits, cache);
     }
 
     /** With another schema text or clock: tests use them. */
     GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
                    String schemaText, Clock clock) {
-        this(catalog, writer, batching, metrics, GatewaySchema.of(schemaText, catalog, clock), QueryLimits.DEFAULTS);
+        this(catalog, writer, batching, metrics, GatewaySchema.of(schemaText, catalog, clock), QueryLimits.DEFAULTS,
+                CacheSettings.DEFAULTS);
     }
 
     private GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
-                           GatewaySchema schema, QueryLimits limits) {
+                           GatewaySchema schema, QueryLimits limits, CacheSettings cache) {
         Cache<String, PreparsedDocumentEntry> documents = Caffeine.newBuilder()
                 .maximumWeight(DOCUMENT_CACHE_CHARS)
                 .weigher((String query, PreparsedDocumentEntry entry) -> query.length())
@@ -100,6 +110,7 @@ public final class GraphQLService implements AutoCloseable {
         this.loaders = new Loaders(batching, metrics);
         this.metrics = metrics;
         this.limits = limits;
+        this.cache = cache;
         this.documents = documents;
         this.deadlines = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "moviegraph-deadlines");
@@ -114,19 +125,12 @@ public final class GraphQLService implements AutoCloseable {
                 .defaultDataFetcherExceptionHandler(new ErrorHandler())
                 .preparsedDocumentProvider(documents)
                 .instrumentation(new ChainedInstrumentation(new OperationNames(),
-                        new MaxQueryDepthInstrumentation(limits.maxDepth())))
+                        new MaxQueryDepthInstrumentation(limits.maxDepth()), new CacheControl()))
                 .build();
     }
 
     public CompletableFuture<Map<String, Object>> execute(GraphQLRequest request, TraceMode mode) {
-        OperationDefinition.Operation kind = operationKind(request).orElse(null);
-        if (kind == OperationDefinition.Operation.SUBSCRIPTION) {
-            return CompletableFuture.completedFuture(Map.of("errors", List.of(Map.of(
-                    "message", "Subscriptions are served over WebSocket at this same path, with the graphql-transport-ws"
-                            + " protocol (graphql-ws, Apollo Client's GraphQLWsLink), not over HTTP",
-                    "extensions", Map.of("code", ErrorType.BAD_REQUEST.name())))));
-        }
-        return execute(graphQL, request, kind, mode, null);
+        return answer(request, mode).thenApply(GraphQLAnswer::body);
     }
 
     /**
@@ -135,7 +139,7 @@ public final class GraphQLService implements AutoCloseable {
      * and {@code interest} collects what it depended on.
      */
     CompletableFuture<Map<String, Object>> executeLive(GraphQLRequest query, LiveInterest interest) {
-        return execute(live, query, OperationDefinition.Operation.QUERY, TraceMode.OFF, interest);
+        return answerAll(live, List.of(query), TraceMode.OFF, interest).thenApply(answers -> answers.get(0).body());
     }
 
     /** The schema requests are validated against. */
@@ -153,7 +157,7 @@ public final class GraphQLService implements AutoCloseable {
                 .operationName(request.operationName()).variables(request.variables())
                 .graphQLContext(context -> context.put(ParserOptions.class, limits.parserOptions()))
                 .build();
-        graphql.ParseAndValidateResult result = graphql.ParseAndValidate.parseAndValidate(schema(), input);
+        ParseAndValidateResult result = ParseAndValidate.parseAndValidate(schema(), input);
         return new Validated(result.getDocument(), result.getErrors());
     }
 
@@ -161,81 +165,187 @@ public final class GraphQLService implements AutoCloseable {
         return live != null;
     }
 
-    private CompletableFuture<Map<String, Object>> execute(GraphQL engine, GraphQLRequest request,
-                                                           OperationDefinition.Operation kind, TraceMode mode,
-                                                           LiveInterest interest) {
-        if (mode == TraceMode.PLAN && kind == OperationDefinition.Operation.MUTATION) {
-            return CompletableFuture.completedFuture(Map.of("errors", List.of(Map.of(
-                    "message", "Moviegraph-Trace: plan is for queries; a mutation is never planned, only executed",
-                    "extensions", Map.of("code", ErrorType.BAD_REQUEST.name())))));
+    /** One request's answer, with how long HTTP caches may keep it. */
+    public CompletableFuture<GraphQLAnswer> answer(GraphQLRequest request, TraceMode mode) {
+        return answerAll(List.of(request), mode).thenApply(answers -> answers.get(0));
+    }
+
+    /**
+     * Operations sent together (a batch), answered in their order, each as it would be alone except that
+     * the limits are the whole request's: the estimates of all its queries together must fit the read
+     * budget (else none runs), their reads consume one budget through one guard, and one time limit stops
+     * them all. They run concurrently, as Apollo Server runs a batch.
+     */
+    public CompletableFuture<List<GraphQLAnswer>> answerAll(List<GraphQLRequest> requests, TraceMode mode) {
+        List<GraphQLRequest> runnable = requests.stream().filter(request ->
+                operationKind(request).orElse(null) != OperationDefinition.Operation.SUBSCRIPTION).toList();
+        if (runnable.size() == requests.size()) {
+            return answerAll(graphQL, requests, mode, null);
         }
-        long start = System.nanoTime();
-        if (mode == TraceMode.PLAN) {
-            PlanningCatalog planning = new PlanningCatalog(catalog, limits.maxReadUnits());
-            ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE), true, false, null);
-            return engine.executeAsync(input).thenApply(result -> {
-                Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, false));
-                // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
-                response.remove("data");
-                response.put("extensions", Map.of("plan", planning.describe()));
-                return finish(response, input, request, Outcome.PLANNED, start);
-            });
-        }
-        if (kind != OperationDefinition.Operation.QUERY || limits.maxReadUnits() <= 0) {
-            return run(engine, request, kind, mode, start, false, interest);
-        }
-        // Estimate first: the same fetchers over the planning catalog, which calls nothing.
-        PlanningCatalog estimate = new PlanningCatalog(catalog, limits.maxReadUnits());
-        ExecutionInput planInput = input(request, new RequestScope(estimate, null, CallObserver.NONE), true, false, null);
-        return engine.executeAsync(planInput).thenCompose(planned -> {
-            if (!estimate.stopped()) {
-                return run(engine, request, kind, mode, start, true, interest);
+        // A subscription over HTTP: refused on its own; the others of a batch run as they would.
+        return answerAll(graphQL, runnable, mode, null).thenApply(answered -> {
+            List<GraphQLAnswer> answers = new ArrayList<>();
+            int next = 0;
+            for (GraphQLRequest request : requests) {
+                answers.add(runnable.contains(request) && next < answered.size() ? answered.get(next++)
+                        : new GraphQLAnswer(Map.of("errors", List.of(Map.of("message", "Subscriptions are served over"
+                                + " WebSocket at this same path, with the graphql-transport-ws protocol (graphql-ws, Apollo"
+                                + " Client's GraphQLWsLink), not over HTTP",
+                        "extensions", Map.of("code", ErrorType.BAD_REQUEST.name())))), CachePolicy.NO_STORE));
             }
-            Map<String, Object> response = new LinkedHashMap<>();
-            response.put("errors", List.of(overBudget(estimate.readUnits())));
-            response.put("extensions", Map.of("plan", estimate.describe()));
-            return CompletableFuture.completedFuture(finish(response, planInput, request, Outcome.REJECTED, start));
+            return answers;
         });
     }
 
-    private Map<String, Object> overBudget(double estimate) {
-        return Map.of("message", "This query could read at least " + RequestGuard.format(estimate)
+    private CompletableFuture<List<GraphQLAnswer>> answerAll(GraphQL engine, List<GraphQLRequest> requests, TraceMode mode,
+                                                             LiveInterest interest) {
+        if (requests.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        long start = System.nanoTime();
+        List<OperationDefinition.Operation> kinds = requests.stream()
+                .map(request -> operationKind(request).orElse(null)).toList();
+        if (mode == TraceMode.PLAN) {
+            List<CompletableFuture<GraphQLAnswer>> plans = new ArrayList<>();
+            for (int i = 0; i < requests.size(); i++) {
+                plans.add(plan(engine, requests.get(i), kinds.get(i), start));
+            }
+            return all(plans);
+        }
+        if (limits.maxReadUnits() <= 0 || !kinds.contains(OperationDefinition.Operation.QUERY)) {
+            return run(engine, requests, kinds, mode, start, new PlanningCatalog[requests.size()], interest);
+        }
+        // Estimate first: the same fetchers over the planning catalog, which calls nothing.
+        PlanningCatalog[] estimates = new PlanningCatalog[requests.size()];
+        ExecutionInput[] planInputs = new ExecutionInput[requests.size()];
+        List<CompletableFuture<?>> planned = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            if (kinds.get(i) == OperationDefinition.Operation.QUERY) {
+                estimates[i] = new PlanningCatalog(catalog, limits.maxReadUnits());
+                planInputs[i] = input(requests.get(i), new RequestScope(estimates[i], null, CallObserver.NONE),
+                        true, false, null, null);
+                planned.add(engine.executeAsync(planInputs[i]));
+            }
+        }
+        return CompletableFuture.allOf(planned.toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
+            double total = 0;
+            boolean stopped = false;
+            for (PlanningCatalog estimate : estimates) {
+                if (estimate != null) {
+                    total += estimate.readUnits();
+                    stopped |= estimate.stopped();
+                }
+            }
+            if (!stopped && total <= limits.maxReadUnits()) {
+                return run(engine, requests, kinds, mode, start, estimates, interest);
+            }
+            List<GraphQLAnswer> refused = new ArrayList<>();
+            for (int i = 0; i < requests.size(); i++) {
+                Map<String, Object> response = new LinkedHashMap<>();
+                response.put("errors", List.of(overBudget(total, requests.size() > 1)));
+                if (estimates[i] != null) {
+                    response.put("extensions", Map.of("plan", estimates[i].describe()));
+                }
+                refused.add(new GraphQLAnswer(finish(response, planInputs[i], requests.get(i), Outcome.REJECTED, start),
+                        CachePolicy.NO_STORE));
+            }
+            return CompletableFuture.completedFuture(refused);
+        });
+    }
+
+    /** Plans one request without executing it: {@code extensions.plan}, never data. */
+    private CompletableFuture<GraphQLAnswer> plan(GraphQL engine, GraphQLRequest request,
+                                                  OperationDefinition.Operation kind, long start) {
+        if (kind == OperationDefinition.Operation.MUTATION) {
+            return CompletableFuture.completedFuture(new GraphQLAnswer(Map.of("errors", List.of(Map.of(
+                    "message", "Moviegraph-Trace: plan is for queries; a mutation is never planned, only executed",
+                    "extensions", Map.of("code", ErrorType.BAD_REQUEST.name())))), CachePolicy.NO_STORE));
+        }
+        PlanningCatalog planning = new PlanningCatalog(catalog, limits.maxReadUnits());
+        ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE), true, false, null,
+                null);
+        return engine.executeAsync(input).thenApply(result -> {
+            Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, false));
+            // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
+            response.remove("data");
+            response.put("extensions", Map.of("plan", planning.describe()));
+            return new GraphQLAnswer(finish(response, input, request, Outcome.PLANNED, start), CachePolicy.NO_STORE);
+        });
+    }
+
+    private Map<String, Object> overBudget(double estimate, boolean batch) {
+        return Map.of("message", (batch ? "The operations of this batch could read at least " : "This query could read at least ")
+                        + RequestGuard.format(estimate)
                         + " read units (estimated from its plan before any DynamoDB call), more than the budget of "
-                        + RequestGuard.format(limits.maxReadUnits()) + " per request (MAX_READ_UNITS). Ask for fewer"
+                        + RequestGuard.format(limits.maxReadUnits()) + " per request (MAX_READ_UNITS"
+                        + (batch ? ", shared by the operations of a batch" : "") + "). Ask for fewer"
                         + " items (ids, first, limit) or less nesting; extensions.plan shows what each field costs",
                 "extensions", Map.of("code", ErrorType.LIMIT_EXCEEDED.name(),
                         "estimatedReadUnits", estimate, "readBudget", limits.maxReadUnits()));
     }
 
-    /** Executes the request for real, under its read budget and, for a query, its time limit. */
-    private CompletableFuture<Map<String, Object>> run(GraphQL engine, GraphQLRequest request,
-                                                       OperationDefinition.Operation kind, TraceMode mode, long start,
-                                                       boolean estimated, LiveInterest interest) {
-        RequestReceipt receipt = new RequestReceipt(start, metrics);
-        boolean query = kind != OperationDefinition.Operation.MUTATION;
-        // A write once started runs to its end (bounded by the SDK's timeouts), so its outcome is known.
-        RequestGuard guard = new RequestGuard(receipt, query ? limits.maxReadUnits() : 0);
-        ExecutionInput input = input(request, new RequestScope(catalog, writer, guard), false, estimated, interest);
-        ScheduledFuture<?> timer = query && limits.timeout() != null ? deadlines.schedule(() -> {
-            guard.stop(new RequestStoppedException(Reason.TIME_LIMIT, "The query ran longer than its time limit of "
+    /**
+     * Executes the requests for real: the queries under one read budget and one time limit, each
+     * mutation on its own (a write once started runs to its end, bounded by the SDK's timeouts, so its
+     * outcome is known).
+     */
+    private CompletableFuture<List<GraphQLAnswer>> run(GraphQL engine, List<GraphQLRequest> requests,
+                                                       List<OperationDefinition.Operation> kinds, TraceMode mode,
+                                                       long start, PlanningCatalog[] estimates, LiveInterest interest) {
+        RequestGuard shared = new RequestGuard(CallObserver.NONE, limits.maxReadUnits());
+        List<Execution> executions = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            boolean query = kinds.get(i) != OperationDefinition.Operation.MUTATION;
+            RequestReceipt receipt = new RequestReceipt(start, metrics);
+            RequestGuard guard = query ? shared : new RequestGuard(CallObserver.NONE, 0);
+            CacheControl.Tally tally = new CacheControl.Tally(cache);
+            executions.add(new Execution(requests.get(i), kinds.get(i), receipt, guard, tally, input(requests.get(i),
+                    new RequestScope(catalog, writer, guard.observing(receipt)), false, estimates[i] != null, tally,
+                    interest)));
+        }
+        List<ExecutionInput> queries = executions.stream().filter(e -> e.guard() == shared).map(Execution::input).toList();
+        String what = requests.size() > 1 ? "The batch" : "The query";
+        ScheduledFuture<?> timer = !queries.isEmpty() && limits.timeout() != null ? deadlines.schedule(() -> {
+            shared.stop(new RequestStoppedException(Reason.TIME_LIMIT, what + " ran longer than its time limit of "
                     + limits.timeout().toMillis() + " ms (REQUEST_TIMEOUT_MS) and was stopped; this field was not read"));
-            input.cancel();
+            queries.forEach(ExecutionInput::cancel);
         }, limits.timeout().toMillis(), TimeUnit.MILLISECONDS) : null;
-        return engine.executeAsync(input).thenApply(result -> {
-            if (timer != null) {
-                timer.cancel(false);
-            }
-            Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, guard.isStopped()));
+        return all(executions.stream().map(execution -> execute(engine, execution, mode, start)).toList())
+                .whenComplete((value, failure) -> {
+                    if (timer != null) {
+                        timer.cancel(false);
+                    }
+                });
+    }
+
+    /** One operation of a request, ready to run: its receipt, the guard it reads under, its cache tally. */
+    private record Execution(GraphQLRequest request, OperationDefinition.Operation kind, RequestReceipt receipt,
+                             RequestGuard guard, CacheControl.Tally tally, ExecutionInput input) {
+    }
+
+    private CompletableFuture<GraphQLAnswer> execute(GraphQL engine, Execution execution, TraceMode mode, long start) {
+        return engine.executeAsync(execution.input()).thenApply(result -> {
+            Map<String, Object> response = new LinkedHashMap<>(
+                    ErrorCodes.toSpecification(result, execution.guard().isStopped()));
             Map<String, Object> extensions = new LinkedHashMap<>();
-            extensions.put("cost", receipt.cost());
+            extensions.put("cost", execution.receipt().cost());
             if (mode == TraceMode.ON) {
-                extensions.put("trace", receipt.trace(System.nanoTime()));
+                extensions.put("trace", execution.receipt().trace(System.nanoTime()));
             }
             response.put("extensions", extensions);
             Outcome outcome = !response.containsKey("data") ? Outcome.REJECTED
                     : response.containsKey("errors") ? Outcome.PARTIAL : Outcome.OK;
-            return finish(response, input, request, outcome, start);
+            finish(response, execution.input(), execution.request(), outcome, start);
+            // Errors, a trace and writes are never kept; anything else as long as its fields allow.
+            boolean keepable = execution.kind() == OperationDefinition.Operation.QUERY && mode == TraceMode.OFF
+                    && response.get("data") != null && !response.containsKey("errors");
+            return new GraphQLAnswer(response, keepable ? execution.tally().policy() : CachePolicy.NO_STORE);
         });
+    }
+
+    private static <T> CompletableFuture<List<T>> all(List<CompletableFuture<T>> futures) {
+        return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> futures.stream().map(CompletableFuture::join).toList());
     }
 
     /**
@@ -243,7 +353,7 @@ public final class GraphQLService implements AutoCloseable {
      * @param secondLookup the request's document was already looked up (by its estimate)
      */
     private ExecutionInput input(GraphQLRequest request, RequestScope scope, boolean planning, boolean secondLookup,
-                                 LiveInterest interest) {
+                                 CacheControl.Tally tally, LiveInterest interest) {
         return ExecutionInput.newExecutionInput()
                 .query(request.query())
                 .operationName(request.operationName())
@@ -256,13 +366,14 @@ public final class GraphQLService implements AutoCloseable {
                         .put(Introspection.INTROSPECTION_DISABLED, !limits.introspection())
                         .put(ResultNodesInfo.MAX_RESULT_NODES, limits.maxResultNodes())
                         .put(RequestScope.class, scope)
+                        .putAll(tally == null ? Map.of() : Map.of(CacheControl.Tally.class, tally))
                         .putAll(interest == null ? Map.of() : Map.of(LiveInterest.class, interest)))
                 .build();
     }
 
     private Map<String, Object> finish(Map<String, Object> response, ExecutionInput input, GraphQLRequest request,
                                        Outcome outcome, long start) {
-        ResultNodesInfo nodes = input.getGraphQLContext().get(ResultNodesInfo.RESULT_NODES_INFO);
+        ResultNodesInfo nodes = input == null ? null : input.getGraphQLContext().get(ResultNodesInfo.RESULT_NODES_INFO);
         if (nodes != null && nodes.isMaxResultNodesExceeded()) {
             // graphql-java leaves the fields past the limit null without a word, and null in a non-null
             // field spreads up; what is left would be misleading, so the answer is the limit alone.
@@ -273,7 +384,8 @@ public final class GraphQLService implements AutoCloseable {
                     "extensions", Map.of("code", ErrorType.LIMIT_EXCEEDED.name()))));
             outcome = Outcome.REJECTED;
         }
-        metrics.request(input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
+        metrics.request(input == null ? request.operationName()
+                        : input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
                 outcome, System.nanoTime() - start);
         return response;
     }

@@ -1,6 +1,8 @@
 package dev.moviegraph.http;
 
+import dev.moviegraph.graphql.CachePolicy;
 import dev.moviegraph.graphql.ErrorType;
+import dev.moviegraph.graphql.GraphQLAnswer;
 import dev.moviegraph.graphql.GraphQLRequest;
 import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.graphql.PersistedDocuments;
@@ -14,35 +16,68 @@ import graphql.language.OperationDefinition;
 
 import io.javalin.http.Context;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 
 /**
  * GraphQL over HTTP (graphql/graphql-over-http): POST with a JSON body, GET with query parameters
- * (queries only), Accept negotiation and the status codes of each response type. Only HTTP lives here;
- * execution is {@link GraphQLService}'s, and which document a persisted query names is
- * {@link PersistedDocuments}'.
+ * (queries only), Accept negotiation and the status codes of each response type; a POST body that is a
+ * JSON array is a batch (Apollo's BatchHttpLink), answered by an array in the same order; the caching
+ * headers ({@link CacheHeaders}). Only HTTP lives here; execution is {@link GraphQLService}'s, and which
+ * document a persisted query names is {@link PersistedDocuments}'.
  */
 public final class GraphQLHandler {
-    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    /** Apollo's servers' header on a persisted-query refusal: the same GET may succeed once registered. */
+    static final String NOT_YET = "private, no-cache, must-revalidate";
 
     private final GraphQLService service;
     private final PersistedDocuments documents;
     private final ObjectMapper json;
     private final WriteGuard writes;
     private final int maxBodyBytes;
+    private final int maxBatchOperations;
+    private final CacheHeaders caching;
 
+    /**
+     * @param maxBatchOperations MAX_BATCH_OPERATIONS: the most operations one batch may have
+     * @param cors               CORS is on, so answers depend on the Origin header too
+     */
     public GraphQLHandler(GraphQLService service, PersistedDocuments documents, ObjectMapper json, WriteGuard writes,
-                          int maxBodyBytes) {
+                          int maxBodyBytes, int maxBatchOperations, boolean cors) {
         this.service = service;
         this.documents = documents;
         this.json = json;
         this.writes = writes;
         this.maxBodyBytes = maxBodyBytes;
+        this.maxBatchOperations = maxBatchOperations;
+        this.caching = new CacheHeaders(cors);
     }
+
+    /** One operation of a POST body: the request to run, or the answer that refuses it. */
+    private sealed interface Operation permits Accepted, Refused {
+    }
+
+    private record Accepted(GraphQLRequest request) implements Operation {
+    }
+
+    /**
+     * @param status       the HTTP status when the operation was sent alone (a batch is always 200)
+     * @param cacheControl never stored; a persisted query not found yet is only not to be reused unchecked
+     */
+    private record Refused(int status, Map<String, Object> body, String cacheControl) implements Operation {
+        Refused(int status, Map<String, Object> body) {
+            this(status, body, CacheHeaders.NO_STORE);
+        }
+
+        static Refused badRequest(String message) {
+            return new Refused(400, errors(message, ErrorType.BAD_REQUEST));
+        }
+    }
+
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     public void post(Context ctx) {
         String responseType = MediaTypes.negotiate(ctx.header("Accept"));
@@ -65,39 +100,30 @@ public final class GraphQLHandler {
             requestError(ctx, 400, responseType, "The request body is not valid JSON");
             return;
         }
+        Optional<TraceMode> mode = traceMode(ctx, responseType);
+        if (mode.isEmpty()) {
+            return;
+        }
+        if (body != null && body.isArray()) {
+            batch(ctx, responseType, body, mode.get());
+            return;
+        }
         if (body == null || !body.isObject()) {
-            requestError(ctx, 400, responseType, "The request body must be a JSON object with a 'query'");
+            requestError(ctx, 400, responseType,
+                    "The request body must be a JSON object with a 'query' (or a JSON array of them: a batch)");
             return;
         }
-        JsonNode extensions = body.get("extensions");
-        if (extensions != null && !extensions.isNull() && !extensions.isObject()) {
-            requestError(ctx, 400, responseType, "'extensions' must be a JSON object");
-            return;
-        }
-        resolve(ctx, responseType, body.get("query"), extensions, body.get("documentId"),
-                query -> post(ctx, responseType, query, body));
-    }
-
-    /** A POST once its document is known. */
-    private CompletableFuture<Void> post(Context ctx, String responseType, String query, JsonNode body) {
-        Optional<GraphQLRequest> request = parse(ctx, responseType, query, body.get("operationName"),
-                body.get("variables"));
-        if (request.isEmpty()) {
-            return DONE;
-        }
-        if (service.operationKind(request.get()).orElse(null) == OperationDefinition.Operation.MUTATION) {
-            Optional<WriteGuard.Refusal> refusal = writes.check(ctx.header("Authorization"));
-            if (refusal.isPresent()) {
-                if (refusal.get().status() == 401) {
+        TraceMode traceMode = mode.get();
+        ctx.future(() -> operation(ctx, body).thenCompose(operation -> {
+            if (operation instanceof Refused refused) {
+                if (refused.status() == 401) {
                     ctx.header("WWW-Authenticate", "Bearer");
                 }
-                write(ctx, refusal.get().status(), responseType, Map.of("errors", List.of(Map.of(
-                        "message", refusal.get().message(),
-                        "extensions", Map.of("code", refusal.get().code().name())))));
+                write(ctx, refused.status(), responseType, refused.body(), refused.cacheControl());
                 return DONE;
             }
-        }
-        return execute(ctx, responseType, request.get());
+            return execute(ctx, responseType, ((Accepted) operation).request(), traceMode, false);
+        }));
     }
 
     public void get(Context ctx) {
@@ -129,28 +155,30 @@ public final class GraphQLHandler {
                 return;
             }
         }
-        JsonNode parameters = variables;
-        resolve(ctx, responseType, text(ctx.queryParam("query")), extensions, text(ctx.queryParam("documentId")),
-                query -> get(ctx, responseType, query, parameters));
-    }
-
-    /** A GET once its document is known. */
-    private CompletableFuture<Void> get(Context ctx, String responseType, String query, JsonNode variables) {
         String operationName = ctx.queryParam("operationName");
-        Optional<GraphQLRequest> request = parse(ctx, responseType, query,
-                operationName == null || operationName.isEmpty() ? null : json.getNodeFactory().textNode(operationName),
-                variables);
-        if (request.isEmpty()) {
-            return DONE;
+        Optional<TraceMode> mode = traceMode(ctx, responseType);
+        if (mode.isEmpty()) {
+            return;
         }
-        Optional<OperationDefinition.Operation> kind = service.operationKind(request.get());
-        if (kind.isPresent() && kind.get() != OperationDefinition.Operation.QUERY) {
-            ctx.header("Allow", "POST");
-            requestError(ctx, 405, responseType, "Only queries can be sent with GET; send "
-                    + kind.get().name().toLowerCase() + " operations with POST");
-            return DONE;
-        }
-        return execute(ctx, responseType, request.get());
+        JsonNode parameters = variables;
+        JsonNode extensionsParameter = extensions;
+        ctx.future(() -> resolve(text(ctx.queryParam("query")), extensionsParameter, text(ctx.queryParam("documentId")),
+                query -> parse(query, text(operationName == null || operationName.isEmpty() ? null : operationName),
+                        parameters)).thenCompose(operation -> {
+            if (operation instanceof Refused refused) {
+                write(ctx, refused.status(), responseType, refused.body(), refused.cacheControl());
+                return DONE;
+            }
+            GraphQLRequest request = ((Accepted) operation).request();
+            Optional<OperationDefinition.Operation> kind = service.operationKind(request);
+            if (kind.isPresent() && kind.get() != OperationDefinition.Operation.QUERY) {
+                ctx.header("Allow", "POST");
+                requestError(ctx, 405, responseType, "Only queries can be sent with GET; send "
+                        + kind.get().name().toLowerCase() + " operations with POST");
+                return DONE;
+            }
+            return execute(ctx, responseType, request, mode.get(), true);
+        }));
     }
 
     private JsonNode text(String parameter) {
@@ -158,82 +186,181 @@ public final class GraphQLHandler {
     }
 
     /**
-     * Finds the document the request runs, its 'query' or the persisted document it names, and goes on
-     * with its text; a refusal is answered here, never cached (the same GET may succeed once registered).
+     * The operation a request's document resolves to: its 'query', or the persisted document it names
+     * (a hash, a documentId); a refusal of the persisted-query protocol is never stored by a cache.
      */
-    private void resolve(Context ctx, String responseType, JsonNode query, JsonNode extensions, JsonNode documentId,
-                         Function<String, CompletableFuture<Void>> then) {
+    private CompletableFuture<Operation> resolve(JsonNode query, JsonNode extensions, JsonNode documentId,
+                                                 java.util.function.Function<JsonNode, Operation> then) {
         if (query != null && !query.isNull() && !query.isTextual()) {
-            requestError(ctx, 400, responseType, "'query' must be a string");
-            return;
+            return CompletableFuture.completedFuture(Refused.badRequest("'query' must be a string"));
         }
         if (documentId != null && !documentId.isNull() && !documentId.isTextual()) {
-            requestError(ctx, 400, responseType, "'documentId' must be a string");
-            return;
+            return CompletableFuture.completedFuture(Refused.badRequest("'documentId' must be a string"));
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> extensionMap = extensions == null || extensions.isNull() ? null
                 : json.convertValue(extensions, Map.class);
-        ctx.future(() -> documents.resolve(query == null || query.isNull() ? null : query.asText(), extensionMap,
-                documentId == null || documentId.isNull() ? null : documentId.asText()).thenCompose(resolution -> {
+        return documents.resolve(query == null || query.isNull() ? null : query.asText(), extensionMap,
+                documentId == null || documentId.isNull() ? null : documentId.asText()).thenApply(resolution -> {
             if (resolution instanceof PersistedDocuments.Refusal refusal) {
-                ctx.header("Cache-Control", "private, no-cache, must-revalidate");
-                write(ctx, refusal.status(), responseType, refusal.body());
-                return DONE;
+                // A malformed request stays malformed; a document not found may be found once registered.
+                return new Refused(refusal.status(), refusal.body(),
+                        refusal.code() == ErrorType.BAD_REQUEST ? CacheHeaders.NO_STORE : NOT_YET);
             }
-            return then.apply(((PersistedDocuments.Run) resolution).query());
-        }));
+            return then.apply(json.getNodeFactory().textNode(((PersistedDocuments.Run) resolution).query()));
+        });
     }
 
-    private Optional<GraphQLRequest> parse(Context ctx, String responseType, String query, JsonNode operationName,
-                                           JsonNode variables) {
+    /**
+     * One POST operation as an object: its shape, its document (sent, or persisted and named), then, for
+     * a mutation, the write authorization.
+     */
+    private CompletableFuture<Operation> operation(Context ctx, JsonNode body) {
+        if (!body.isObject()) {
+            return CompletableFuture.completedFuture(
+                    Refused.badRequest("Each operation of a batch must be a JSON object with a 'query'"));
+        }
+        JsonNode extensions = body.get("extensions");
+        if (extensions != null && !extensions.isNull() && !extensions.isObject()) {
+            return CompletableFuture.completedFuture(Refused.badRequest("'extensions' must be a JSON object"));
+        }
+        String authorization = ctx.header("Authorization");
+        return resolve(body.get("query"), extensions, body.get("documentId"), query -> {
+            Operation operation = parse(query, body.get("operationName"), body.get("variables"));
+            if (operation instanceof Accepted accepted
+                    && service.operationKind(accepted.request()).orElse(null) == OperationDefinition.Operation.MUTATION) {
+                Optional<WriteGuard.Refusal> refusal = writes.check(authorization);
+                if (refusal.isPresent()) {
+                    return new Refused(refusal.get().status(), errors(refusal.get().message(), refusal.get().code()));
+                }
+            }
+            return operation;
+        });
+    }
+
+    private Operation parse(JsonNode query, JsonNode operationName, JsonNode variables) {
+        if (query == null || !query.isTextual()) {
+            return Refused.badRequest("The request must have a 'query' string");
+        }
         if (operationName != null && !operationName.isNull() && !operationName.isTextual()) {
-            requestError(ctx, 400, responseType, "'operationName' must be a string");
-            return Optional.empty();
+            return Refused.badRequest("'operationName' must be a string");
         }
         if (variables != null && !variables.isNull() && !variables.isObject()) {
-            requestError(ctx, 400, responseType, "'variables' must be a JSON object");
-            return Optional.empty();
+            return Refused.badRequest("'variables' must be a JSON object");
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> vars = variables == null || variables.isNull() ? Map.of()
                 : json.convertValue(variables, Map.class);
         String name = operationName == null || operationName.isNull() ? null : operationName.asText();
-        return Optional.of(new GraphQLRequest(query, name, vars));
+        return new Accepted(new GraphQLRequest(query.asText(), name, vars));
     }
 
-    private CompletableFuture<Void> execute(Context ctx, String responseType, GraphQLRequest request) {
+    private Optional<TraceMode> traceMode(Context ctx, String responseType) {
         Optional<TraceMode> mode = TraceMode.fromHeader(ctx.header(TraceMode.HEADER));
         if (mode.isEmpty()) {
             requestError(ctx, 400, responseType, TraceMode.HEADER + " must be on, plan or off");
-            return DONE;
         }
-        return service.execute(request, mode.get()).thenAccept(result -> {
+        return mode;
+    }
+
+    private CompletableFuture<Void> execute(Context ctx, String responseType, GraphQLRequest request, TraceMode mode,
+                                            boolean get) {
+        return service.answer(request, mode).thenAccept(answer -> {
+            Map<String, Object> result = answer.body();
             // application/json: 200 for every well-formed request; graphql-response+json: 4xx when the
             // request failed before execution (errors and no "data" entry), as the spec asks. A plan has
             // no data either, but no error.
             int status = responseType.equals(MediaTypes.GRAPHQL_RESPONSE) && !result.containsKey("data")
                     && result.containsKey("errors") ? 400 : 200;
-            write(ctx, status, responseType, result);
+            String cacheControl = status == 200 ? CacheHeaders.cacheControl(answer.cache(), ctx.header("Authorization"))
+                    : CacheHeaders.NO_STORE;
+            byte[] bytes = bytes(result);
+            if (get && status == 200) {
+                String etag = CacheHeaders.etag(responseType, bytes);
+                ctx.header("ETag", etag);
+                if (CacheHeaders.matches(ctx.header("If-None-Match"), etag)) {
+                    // 304: no body, the same validator and caching headers as the 200 (RFC 9110, 15.4.5)
+                    ctx.status(304).header("Cache-Control", cacheControl).header("Vary", caching.vary());
+                    // No Content-Type (Javalin's default is text/plain): a cache would copy it onto the stored answer.
+                    ctx.res().setContentType(null);
+                    return;
+                }
+            }
+            write(ctx, status, responseType, bytes, cacheControl);
         });
     }
 
+    /**
+     * A batch: every operation checked on its own (a bad one gets its own error entry, a mutation needs
+     * the write authorization as alone), the accepted ones run together under the request's limits, and
+     * the answers come back in the order sent. Kept only as long as its shortest-lived answer allows.
+     */
+    private void batch(Context ctx, String responseType, JsonNode array, TraceMode mode) {
+        if (array.isEmpty()) {
+            requestError(ctx, 400, responseType, "A batch (a JSON array body) must have at least one operation");
+            return;
+        }
+        if (array.size() > maxBatchOperations) {
+            requestError(ctx, 400, responseType, "A batch may have at most " + maxBatchOperations
+                    + " operations (MAX_BATCH_OPERATIONS); this one has " + array.size());
+            return;
+        }
+        List<CompletableFuture<Operation>> resolving = new ArrayList<>();
+        for (JsonNode element : array) {
+            resolving.add(operation(ctx, element));
+        }
+        ctx.future(() -> CompletableFuture.allOf(resolving.toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
+            List<Operation> operations = resolving.stream().map(CompletableFuture::join).toList();
+            List<GraphQLRequest> accepted = operations.stream().filter(Accepted.class::isInstance)
+                    .map(operation -> ((Accepted) operation).request()).toList();
+            return service.answerAll(accepted, mode).thenApply(answers -> Map.entry(operations, answers));
+        }).thenAccept(resolved -> {
+            List<Operation> operations = resolved.getKey();
+            List<GraphQLAnswer> answers = resolved.getValue();
+            List<Map<String, Object>> bodies = new ArrayList<>();
+            CachePolicy policy = null;
+            int next = 0;
+            for (Operation operation : operations) {
+                if (operation instanceof Refused refused) {
+                    bodies.add(refused.body());
+                    policy = CachePolicy.NO_STORE;
+                } else {
+                    GraphQLAnswer answer = answers.get(next++);
+                    bodies.add(answer.body());
+                    policy = policy == null ? answer.cache() : policy.restrict(answer.cache());
+                }
+            }
+            write(ctx, 200, responseType, bytes(bodies), CacheHeaders.cacheControl(policy, ctx.header("Authorization")));
+        }));
+    }
+
     private void notAcceptable(Context ctx) {
-        write(ctx, 406, MediaTypes.JSON, errors("Accept must allow application/graphql-response+json or application/json"));
+        write(ctx, 406, MediaTypes.JSON, errors("Accept must allow application/graphql-response+json or application/json",
+                ErrorType.BAD_REQUEST), CacheHeaders.NO_STORE);
     }
 
     private void requestError(Context ctx, int status, String responseType, String message) {
-        write(ctx, status, responseType, errors(message));
+        write(ctx, status, responseType, errors(message, ErrorType.BAD_REQUEST), CacheHeaders.NO_STORE);
     }
 
-    private static Map<String, Object> errors(String message) {
-        return Map.of("errors", List.of(Map.of("message", message,
-                "extensions", Map.of("code", ErrorType.BAD_REQUEST.name()))));
+    private static Map<String, Object> errors(String message, ErrorType code) {
+        return Map.of("errors", List.of(Map.of("message", message, "extensions", Map.of("code", code.name()))));
     }
 
-    private void write(Context ctx, int status, String responseType, Map<String, Object> body) {
+    private void write(Context ctx, int status, String responseType, Object body, String cacheControl) {
+        write(ctx, status, responseType, bytes(body), cacheControl);
+    }
+
+    private void write(Context ctx, int status, String responseType, byte[] body, String cacheControl) {
+        ctx.status(status).contentType(responseType + "; charset=utf-8")
+                .header("Cache-Control", cacheControl)
+                .header("Vary", caching.vary())
+                .result(body);
+    }
+
+    private byte[] bytes(Object body) {
         try {
-            ctx.status(status).contentType(responseType + "; charset=utf-8").result(json.writeValueAsBytes(body));
+            return json.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("A GraphQL result could not be written as JSON", e);
         }

@@ -171,6 +171,25 @@ class AppConfigTest {
     }
 
     @Test
+    void cacheAgesAndBatchSizeHaveDefaultsAndAreRefusedOutsideTheirRanges() {
+        AppConfig defaults = AppConfig.defaults();
+        assertEquals(new AppConfig.Caching(10, 3_600, 3_600), defaults.caching());
+        assertEquals(10, defaults.limits().maxBatchOperations());
+        AppConfig set = AppConfig.fromEnvironment(Map.of("CACHE_CURRENT_MONTH_SECONDS", "0",
+                "CACHE_FINISHED_MONTH_SECONDS", "86400", "CACHE_MAX_AGE_SECONDS", "0", "MAX_BATCH_OPERATIONS", "1"));
+        assertEquals(new AppConfig.Caching(0, 86_400, 0), set.caching());
+        assertEquals(1, set.limits().maxBatchOperations());
+
+        ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.fromEnvironment(Map.of(
+                "CACHE_CURRENT_MONTH_SECONDS", "-1", "CACHE_FINISHED_MONTH_SECONDS", "1h",
+                "CACHE_MAX_AGE_SECONDS", "99999999", "MAX_BATCH_OPERATIONS", "0")));
+        for (String name : List.of("CACHE_CURRENT_MONTH_SECONDS='-1'", "CACHE_FINISHED_MONTH_SECONDS='1h'",
+                "CACHE_MAX_AGE_SECONDS='99999999'", "MAX_BATCH_OPERATIONS='0'")) {
+            assertTrue(e.getMessage().contains(name), e.getMessage());
+        }
+    }
+
+    @Test
     void batchingIsOnByDefaultAndOffOnlyWhenAskedFor() {
         assertTrue(AppConfig.defaults().batching());
         assertTrue(AppConfig.fromEnvironment(Map.of("BATCHING", "on")).batching());
@@ -192,7 +211,7 @@ class AppConfigTest {
         assertEquals(new AppConfig(0, config.endpoint(), config.tableName(), config.createTable(),
                 config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching(), config.writeToken(),
                 config.totals(), config.aggregator(), config.limits(), config.shutdownGraceSeconds(),
-                config.subscriptions(), config.persistedQueries()), moved);
+                config.subscriptions(), config.persistedQueries(), config.caching()), moved);
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
@@ -120,5 +121,26 @@ class BadInputTest {
         Response response = run("{ movie(id: \"tt0111161\") { budget } }", Map.of());
         assertEquals(400, response.status());
         assertEquals("GRAPHQL_VALIDATION_FAILED", response.firstErrorCode());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "{ topMovies(month: \"2024-13\") { streams } }|argument 'month' with value \"2024-13\" is not a valid 'YearMonth'",
+        "{ topMovies(month: \"2024-05\", limit: \"x\") { streams } }|argument 'limit' with value \"x\" is not a valid 'Int'",
+        "{ topMovies(month: 202405) { streams } }|argument 'month' with value 202405 is not a valid 'YearMonth'",
+        "{ movies(ids: [1.5]) { title } }|argument 'ids[0]' with value 1.5 is not a valid 'ID'",
+        "{ topMovies(month: MAY) { streams } }|argument 'month' with value MAY is not a valid 'YearMonth'",
+        "{ topMovies(month: [\"2024-01\", \"2024-02\"]) { streams } }|argument 'month' with value [\"2024-01\",\"2024-02\"] is not",
+        "{ movies(ids: {a: 1, b: [\"x\"]}) { title } }|argument 'ids' with value {a:1,b:[\"x\"]} is not a valid 'ID'",
+        "mutation { uncreditCrew(movieId: \"tt0111161\", personId: \"nm0000209\", role: ACTOR) }|with value ACTOR is not a valid 'CrewRole'"
+    })
+    void aValidationErrorQuotesTheArgumentAsTheClientWroteIt(String query, String expected) {
+        Response response = run(query, Map.of());
+
+        String message = response.errors().path(0).path("message").asText();
+        assertEquals("GRAPHQL_VALIDATION_FAILED", response.firstErrorCode());
+        assertTrue(message.contains(expected), message);
+        assertFalse(message.matches(".*(StringValue|IntValue|FloatValue|EnumValue|ArrayValue|ObjectValue)\\{.*"),
+                message);
     }
 }

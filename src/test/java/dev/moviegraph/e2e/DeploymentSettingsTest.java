@@ -19,7 +19,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A server configured as a deployment would be: WRITE_TOKEN, CORS_ORIGINS, tighter limits, no introspection. */
+/**
+ * A server configured as a deployment would be: WRITE_TOKEN, CORS_ORIGINS, tighter limits, no introspection,
+ * its own cache ages and batch size.
+ */
 class DeploymentSettingsTest {
     private static final String TOKEN = "a-write-token-of-some-length";
     private static final String MUTATION = "{\"query\": \"mutation { putActor(input: {id: \\\"nm9600001\\\", name: \\\"Guarded\\\"}) { name } }\"}";
@@ -31,8 +34,11 @@ class DeploymentSettingsTest {
 
     @BeforeAll
     static void start() {
-        server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("PORT", "0", "WRITE_TOKEN", TOKEN,
-                "CORS_ORIGINS", ALLOWED, "INTROSPECTION", "false", "MAX_BODY_BYTES", "2048")), List.of());
+        server = Moviegraph.start(AppConfig.fromEnvironment(Map.ofEntries(Map.entry("PORT", "0"),
+                Map.entry("WRITE_TOKEN", TOKEN), Map.entry("CORS_ORIGINS", ALLOWED), Map.entry("INTROSPECTION", "false"),
+                Map.entry("MAX_BODY_BYTES", "2048"), Map.entry("MAX_BATCH_OPERATIONS", "2"),
+                Map.entry("CACHE_CURRENT_MONTH_SECONDS", "20"), Map.entry("CACHE_FINISHED_MONTH_SECONDS", "40"),
+                Map.entry("CACHE_MAX_AGE_SECONDS", "250"))), List.of());
         client = new GraphQLClient(server.port());
     }
 
@@ -107,5 +113,68 @@ class DeploymentSettingsTest {
         Response response = client.post(padded, "application/json", ACCEPT);
 
         assertEquals(413, response.status(), response.raw().body());
+    }
+
+    @Test
+    void withCorsEveryAnswerVariesOnOriginTooInOneVaryHeader() {
+        String query = "{ movie(id: \"tt0111161\") { title } }";
+        Response allowed = client.get("/graphql", Map.of("query", query), "application/json", Map.of("Origin", ALLOWED));
+        Response sameOrigin = client.get("/graphql", Map.of("query", query), "application/json");
+        Response post = client.post(GraphQLClient.body(query, Map.of()), "application/json", ACCEPT,
+                Map.of("Origin", ALLOWED));
+
+        assertEquals(ALLOWED, allowed.raw().headers().firstValue("Access-Control-Allow-Origin").orElse(""));
+        assertTrue(sameOrigin.raw().headers().firstValue("Access-Control-Allow-Origin").isEmpty());
+        for (Response response : List.of(allowed, sameOrigin, post)) {
+            assertEquals(List.of("Accept, Accept-Encoding, Moviegraph-Trace, Origin"),
+                    response.raw().headers().allValues("Vary"), "an answer without CORS headers must not serve a"
+                            + " browser on the allowed origin either");
+        }
+    }
+
+    @Test
+    void theCacheAgesAreConfigurableAndCappedByCacheMaxAgeSeconds() {
+        String now = java.time.YearMonth.now(java.time.ZoneOffset.UTC).toString();
+
+        assertEquals("max-age=20, public", cacheControl("{ topMovies(month: \"" + now + "\") { streams } }"));
+        assertEquals("max-age=40, public", cacheControl("{ topMovies(month: \"2024-05\") { streams } }"));
+        assertEquals("max-age=250, public", cacheControl("{ movie(id: \"tt0111161\") { title } }"),
+                "the schema's 300 s for a movie, capped");
+    }
+
+    private static String cacheControl(String query) {
+        return client.get("/graphql", Map.of("query", query), "application/json").raw().headers()
+                .firstValue("Cache-Control").orElse("");
+    }
+
+    @Test
+    void theBatchSizeIsConfigurable() {
+        String op = GraphQLClient.body("{ __typename }", Map.of());
+
+        Response three = client.post("[" + op + "," + op + "," + op + "]", "application/json", ACCEPT);
+
+        assertEquals(400, three.status());
+        assertTrue(three.errors().path(0).path("message").asText().contains("at most 2"), three.raw().body());
+        assertEquals(200, client.post("[" + op + "," + op + "]", "application/json", ACCEPT).status());
+    }
+
+    @Test
+    void aMutationInABatchNeedsTheBearerTokenAsAloneWhileTheQueriesBesideItRun() {
+        String batch = "[" + GraphQLClient.body("{ movie(id: \"tt0111161\") { title } }", Map.of()) + ","
+                + MUTATION.replace("nm9600001", "nm9600002").replace("Guarded", "Batched") + "]";
+
+        Response anonymous = client.post(batch, "application/json", ACCEPT);
+
+        assertEquals(200, anonymous.status());
+        assertEquals("The Shawshank Redemption", anonymous.body().path(0).path("data").path("movie").path("title").asText());
+        assertEquals("UNAUTHENTICATED", anonymous.body().path(1).path("errors").path(0).path("extensions").path("code")
+                .asText(), anonymous.raw().body());
+        assertTrue(client.query("{ actor(id: \"nm9600002\") { name } }").data().path("actor").isNull(),
+                "nothing was written");
+
+        Response allowed = client.post(batch, "application/json", ACCEPT, Map.of("Authorization", "Bearer " + TOKEN));
+
+        assertEquals("Batched", allowed.body().path(1).path("data").path("putActor").path("name").asText(),
+                allowed.raw().body());
     }
 }

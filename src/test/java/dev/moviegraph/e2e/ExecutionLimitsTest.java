@@ -143,4 +143,24 @@ class ExecutionLimitsTest {
         Response after = client.query("{ movie(id: \"tt0111161\") { title } }");
         assertTrue(after.errors().isMissingNode(), "the server is fine afterwards: " + after.raw().body());
     }
+
+    @Test
+    void aBatchHasOneTimeLimitThatStopsItsSlowOperationAndKeepsTheOthersAnswers() {
+        String batch = "[" + GraphQLClient.body("{ movie(id: \"tt0111161\") { title } }", Map.of()) + ","
+                + GraphQLClient.body("{ movie(id: \"" + SLOW_MOVIE + "\") { title cast(first: 2) { edges { node { "
+                + "billing } } } } }", Map.of()) + "]";
+
+        Response response = client.post(batch, "application/json", "application/json");
+
+        JsonNode fast = response.body().path(0);
+        JsonNode slow = response.body().path(1);
+        assertEquals("The Shawshank Redemption", fast.path("data").path("movie").path("title").asText(),
+                response.raw().body());
+        assertEquals("TIMEOUT", slow.path("errors").path(0).path("extensions").path("code").asText(),
+                response.raw().body());
+        assertTrue(slow.path("errors").path(0).path("message").asText().startsWith("The batch ran longer than its"
+                + " time limit of 1000 ms"), response.raw().body());
+        assertEquals("no-store", response.raw().headers().firstValue("Cache-Control").orElse(""));
+    }
 }
+

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.moviegraph.support.Node;
 import dev.moviegraph.support.TestServer;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,19 +23,6 @@ import org.junit.jupiter.api.Test;
 class GraphQLOverHttpAuditTest {
     private static final Path AUDIT = Path.of(".ci", "audit");
 
-    private static boolean runs(List<String> command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
-            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     private static String run(List<String> command, long timeoutSeconds) throws Exception {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         byte[] output = process.getInputStream().readAllBytes();
@@ -49,7 +36,7 @@ class GraphQLOverHttpAuditTest {
     void everyMustAndShouldAuditOfGraphqlHttpPasses() throws Exception {
         // Node and npm are on every machine this project builds on; a machine without them cannot
         // run the audit at all, which is a skip, not a pass.
-        assumeTrue(runs(List.of("node", "--version")), "node is not installed");
+        assumeTrue(Node.available(), "node is not installed");
         if (!Files.isDirectory(AUDIT.resolve("node_modules").resolve("graphql-http"))) {
             run(List.of("npm", "ci", "--prefix", AUDIT.toString(), "--no-audit", "--no-fund", "--silent"), 300);
         }

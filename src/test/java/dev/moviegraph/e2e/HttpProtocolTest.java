@@ -75,8 +75,10 @@ class HttpProtocolTest {
         assertEquals(400, missingQuery.status());
         assertTrue(missingQuery.errors().path(0).path("message").asText().contains("'query'"));
 
-        Response notAnObject = client.post("[1,2]", "application/json", GRAPHQL_RESPONSE);
-        assertEquals(400, notAnObject.status());
+        // (an array is a batch: OperationBatchesTest)
+        for (String notAnObject : List.of("1", "\"{ __typename }\"", "null", "true")) {
+            assertEquals(400, client.post(notAnObject, "application/json", GRAPHQL_RESPONSE).status(), notAnObject);
+        }
 
         Response badVariables = client.post("{\"query\":\"{ __typename }\",\"variables\":[1]}", "application/json", null);
         assertEquals(400, badVariables.status());

@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.catalog.CallObserver;
 import dev.moviegraph.catalog.RequestStoppedException;
+import dev.moviegraph.catalog.StoreCall;
 import dev.moviegraph.catalog.RequestStoppedException.Reason;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,5 +94,30 @@ class RequestGuardTest {
         RequestGuard guard = new RequestGuard(CallObserver.NONE, 0);
         guard.consumed(1_000_000);
         assertFalse(guard.isStopped());
+    }
+
+    @Test
+    void theOperationsOfABatchConsumeOneBudgetAndEachKeepsItsOwnReceipt() {
+        RequestGuard guard = new RequestGuard(CallObserver.NONE, 2);
+        List<StoreCall> firstReceipt = new ArrayList<>();
+        List<StoreCall> secondReceipt = new ArrayList<>();
+        CallObserver first = guard.observing(firstReceipt::add);
+        CallObserver second = guard.observing(secondReceipt::add);
+        CompletableFuture<String> secondInFlight = new CompletableFuture<>();
+        CompletableFuture<String> secondWaiting = second.send(() -> secondInFlight);
+
+        StoreCall call = new StoreCall("TopMovies", "Query", "GSI1", "k", 0, 3, 1, 1, 1.5, 0, 0, 0, List.of("topMovies"), false);
+        first.completed(call);
+        assertEquals(List.of(call), firstReceipt);
+        assertEquals(List.of(), secondReceipt);
+        first.consumed(1.5);
+        assertFalse(guard.isStopped());
+        second.consumed(1);
+
+        assertTrue(guard.isStopped(), "1.5 + 1 is past the budget of 2 though each alone is within it");
+        assertTrue(secondInFlight.isCancelled());
+        assertEquals(Reason.READ_BUDGET, ((RequestStoppedException) failureOf(secondWaiting)).reason());
+        assertEquals(Reason.READ_BUDGET, ((RequestStoppedException) failureOf(first.send(CompletableFuture::new)))
+                .reason(), "no operation of the batch may start a read after the stop");
     }
 }

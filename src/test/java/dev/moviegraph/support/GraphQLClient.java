@@ -82,6 +82,17 @@ public final class GraphQLClient {
     }
 
     public Response get(String path, Map<String, String> parameters, String accept) {
+        return get(path, parameters, accept, Map.of());
+    }
+
+    /** A GET with these request headers too (If-None-Match, Authorization, ...). */
+    public Response get(String path, Map<String, String> parameters, String accept, Map<String, String> headers) {
+        return send(getRequest(path, parameters, accept, headers));
+    }
+
+    /** The GET request {@link #get} sends, for tests that read the raw bytes (a gzipped body). */
+    public HttpRequest getRequest(String path, Map<String, String> parameters, String accept,
+                                  Map<String, String> headers) {
         StringBuilder uri = new StringBuilder(path);
         String separator = "?";
         for (Map.Entry<String, String> parameter : parameters.entrySet()) {
@@ -90,10 +101,11 @@ public final class GraphQLClient {
             separator = "&";
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(uri.toString())).GET();
+        headers.forEach(request::header);
         if (accept != null) {
             request.header("Accept", accept);
         }
-        return send(request.build());
+        return request.build();
     }
 
     private Response send(HttpRequest request) {
