@@ -136,6 +136,21 @@
     },
     {
       query: [
+        '# Live: the top list of May 2024, now and again whenever it changes in the table',
+        '# (run the RecordStream tab in another tab, or write with any other client).',
+        'subscription TopOfMay {',
+        '  topMoviesChanged(month: "2024-05", limit: 5) {',
+        '    streams',
+        '    movie {',
+        '      title',
+        '    }',
+        '  }',
+        '}',
+        ''
+      ].join('\n')
+    },
+    {
+      query: [
         '# Record a stream (exactly once per streamId: run it twice and the second answer',
         '# says counted: false). Writes are open on the embedded default; elsewhere they',
         '# need the header Authorization: Bearer <WRITE_TOKEN>.',
@@ -206,13 +221,113 @@
     return Object.assign({}, opts, { headers: headers });
   }
 
+  // --- Subscriptions: a graphql-transport-ws client ---------------------------
+  //
+  // GraphiQL runs a subscription through a `wsClient` with graphql-ws's
+  // subscribe(payload, sink) shape. This is that client, small enough to need
+  // no other bundle: one socket to /graphql (opened on the first subscription),
+  // connection_init, pong for ping, one id per operation, and complete sent
+  // when GraphiQL stops listening. A refused operation shows its errors.
+  function createWsClient(url) {
+    var socket = null;
+    var acked = false;
+    var waiting = [];
+    var sinks = {};
+    var nextId = 0;
+    function open() {
+      socket = new WebSocket(url, 'graphql-transport-ws');
+      acked = false;
+      socket.onopen = function () {
+        socket.send(JSON.stringify({ type: 'connection_init' }));
+      };
+      socket.onmessage = function (event) {
+        var message = JSON.parse(event.data);
+        var sink = message.id ? sinks[message.id] : null;
+        if (message.type === 'connection_ack') {
+          acked = true;
+          waiting.splice(0).forEach(function (text) { socket.send(text); });
+        } else if (message.type === 'ping') {
+          socket.send(JSON.stringify({ type: 'pong' }));
+        } else if (sink && message.type === 'next') {
+          sink.next(message.payload);
+        } else if (sink && message.type === 'error') {
+          delete sinks[message.id];
+          sink.next({ errors: message.payload });
+          sink.complete();
+        } else if (sink && message.type === 'complete') {
+          delete sinks[message.id];
+          sink.complete();
+        }
+      };
+      socket.onclose = function (event) {
+        var open = sinks;
+        sinks = {};
+        socket = null;
+        waiting = [];
+        Object.keys(open).forEach(function (id) {
+          open[id].next({ errors: [{ message: 'The WebSocket closed (' + event.code
+            + (event.reason ? ': ' + event.reason : '') + ')' }] });
+          open[id].complete();
+        });
+      };
+    }
+    function send(message) {
+      var text = JSON.stringify(message);
+      if (socket && acked && socket.readyState === 1) {
+        socket.send(text);
+      } else {
+        waiting.push(text);
+      }
+    }
+    return {
+      subscribe: function (payload, sink) {
+        if (!socket) {
+          open();
+        }
+        var id = String(++nextId);
+        sinks[id] = sink;
+        send({ id: id, type: 'subscribe', payload: { query: payload.query,
+          operationName: payload.operationName || null, variables: payload.variables || null } });
+        return function () {
+          if (sinks[id]) {
+            delete sinks[id];
+            send({ id: id, type: 'complete' });
+          }
+        };
+      }
+    };
+  }
+
   // moviegraph answers with plain JSON (no @defer/@stream), so incremental
   // delivery is off: every query then comes back as one Promise instead of an
-  // async iterable, and its extensions can be read below.
+  // async iterable, and its extensions can be read below. Subscriptions go
+  // over the WebSocket and come back as an async iterable of messages.
+  var graphqlUrl = new URL('/graphql', window.location.href);
   var httpFetcher = window.GraphiQL.createFetcher({
-    url: new URL('/graphql', window.location.href).href,
-    enableIncrementalDelivery: false
+    url: graphqlUrl.href,
+    enableIncrementalDelivery: false,
+    wsClient: createWsClient(graphqlUrl.href.replace(/^http/, 'ws'))
   });
+
+  /** Shows each message of a subscription in the DynamoDB panel as it arrives. */
+  function observed(iterable, request) {
+    var iterator = iterable[Symbol.asyncIterator]();
+    var wrapped = {
+      next: function () {
+        return iterator.next().then(function (step) {
+          if (!step.done) {
+            store.set({ running: null, last: Object.assign({ at: new Date() }, request, { response: step.value }) });
+          }
+          return step;
+        });
+      },
+      return: function () {
+        return iterator.return ? iterator.return() : Promise.resolve({ done: true, value: undefined });
+      }
+    };
+    wrapped[Symbol.asyncIterator] = function () { return wrapped; };
+    return wrapped;
+  }
   var requestCount = 0;
 
   function fetcher(params, opts) {
@@ -222,8 +337,11 @@
       return httpFetcher(params, withoutTraceHeader(opts));
     }
     var result = httpFetcher(params, opts);
+    if (result && typeof result[Symbol.asyncIterator] === 'function') {
+      return observed(result, { operationName: (params && params.operationName) || null, mode: 'off' });
+    }
     if (!result || typeof result.then !== 'function') {
-      return result; // A subscription (not offered by moviegraph): passed through.
+      return result;
     }
     var id = ++requestCount;
     var request = {

@@ -80,6 +80,58 @@ class JavaScriptClientsTest {
         assertEquals(4, delta(before, after, "hit"), after.toString());
     }
 
+    @Test
+    void graphqlWsAndApolloGraphQLWsLinkGetTheTopListAtOnceAndAgainAfterAWrite() {
+        var months = server.sample().months();
+        String month = months.get(months.size() - 1).toString();
+
+        NodeScripts.Result result = NodeScripts.run("subscriptions.mjs", endpoint(), month);
+
+        assertEquals(0, result.exitCode(), result.toString());
+        for (String clientName : List.of("graphqlWs", "apollo")) {
+            JsonNode streams = result.json().path(clientName).path("streams");
+            assertEquals(2, streams.size(), clientName + ": " + result.json());
+            // The second answer is the first plus the stream the script recorded over HTTP.
+            assertEquals(streams.get(0).asLong() + 1, streams.get(1).asLong(), clientName + ": " + result.json());
+        }
+        // Every message carries its own receipt: one Query of the top list (the movie's id and title are the
+        // total's own copies, so no other read).
+        assertEquals(List.of("1", "1"), texts(result.json().path("graphqlWs").path("costs")), result.toString());
+    }
+
+    @Test
+    void graphiqlRunsASubscriptionOverTheSocketAndShowsTheUpdate() {
+        var months = server.sample().months();
+        String month = months.get(months.size() - 2).toString();
+
+        NodeScripts.Result result = NodeScripts.run("graphiql-ws.mjs", endpoint(), month,
+                java.nio.file.Path.of("src", "main", "resources", "graphiql", "app.js").toAbsolutePath().toString());
+
+        assertEquals(0, result.exitCode(), result.toString());
+        JsonNode streams = result.json().path("streams");
+        assertEquals(streams.get(0).asLong() + 1, streams.get(1).asLong(), result.toString());
+        assertTrue(result.json().path("cost").path("requests").asInt() >= 1, result.toString());
+    }
+
+    @Test
+    void apolloBatchHttpLinkAndGraphqlRequestSendOneArrayAndGetEveryAnswer() {
+        Movie movie = server.sample().movies().get(0);
+        var person = server.sample().people().get(0);
+
+        NodeScripts.Result result = NodeScripts.run("batch.mjs", endpoint(), movie.id().value(), person.id().value());
+
+        assertEquals(0, result.exitCode(), result.toString());
+        JsonNode apollo = result.json().path("apollo");
+        assertEquals(movie.title(), apollo.path("title").asText(), result.toString());
+        assertEquals(person.name(), apollo.path("name").asText(), result.toString());
+        // Two queries issued together went out as one POST of a two-element array.
+        assertEquals(1, apollo.path("requests").asInt(), result.toString());
+        assertEquals(List.of("2"), texts(apollo.path("arrays")), result.toString());
+        JsonNode batched = result.json().path("graphqlRequest");
+        assertEquals(movie.title(), batched.path("title").asText(), result.toString());
+        assertEquals(person.name(), batched.path("name").asText(), result.toString());
+    }
+
     private String endpoint() {
         return "http://127.0.0.1:" + server.port() + "/graphql";
     }
