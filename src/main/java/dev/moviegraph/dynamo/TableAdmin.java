@@ -145,10 +145,19 @@ public final class TableAdmin {
         if (status == TimeToLiveStatus.ENABLED || status == TimeToLiveStatus.ENABLING) {
             return TableModel.EXPIRES_AT.equals(current.attributeName()) ? TimeToLive.ON : TimeToLive.OTHER_ATTRIBUTE;
         }
-        client.updateTimeToLive(UpdateTimeToLiveRequest.builder().tableName(table)
-                .timeToLiveSpecification(TimeToLiveSpecification.builder()
-                        .attributeName(TableModel.EXPIRES_AT).enabled(true).build())
-                .overrideConfiguration(STARTUP).build()).join();
+        try {
+            client.updateTimeToLive(UpdateTimeToLiveRequest.builder().tableName(table)
+                    .timeToLiveSpecification(TimeToLiveSpecification.builder()
+                            .attributeName(TableModel.EXPIRES_AT).enabled(true).build())
+                    .overrideConfiguration(STARTUP).build()).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            // Replicas starting together: another one turned it on between our describe and our update.
+            if (e.getCause() instanceof software.amazon.awssdk.services.dynamodb.model.DynamoDbException refused
+                    && refused.getMessage() != null && refused.getMessage().contains("already enabled")) {
+                return ensureTimeToLive();
+            }
+            throw e;
+        }
         return TimeToLive.ENABLED;
     }
 

@@ -41,6 +41,12 @@ public final class HttpServer {
             config.startup.showJavalinBanner = false;
             // Jetty's graceful stop: close the listener, then wait up to the stop timeout for the requests in
             // flight (async ones too: a request counts until its response is complete) before closing connections.
+            // Stateless: no HTTP session, so no JSESSIONID cookie (Javalin's WebSocket upgrade asks for one).
+            config.jetty.modifyServletContextHandler(handler -> {
+                if (handler.getSessionHandler() != null) {
+                    handler.getSessionHandler().setUsingCookies(false);
+                }
+            });
             config.jetty.modifyServer(server -> {
                 server.insertHandler(inFlight);
                 server.setStopTimeout(grace.toMillis());

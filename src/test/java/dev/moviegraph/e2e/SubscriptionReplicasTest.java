@@ -73,15 +73,18 @@ class SubscriptionReplicasTest {
                     System.out.printf("Through the other replica: %d ms%n", (System.nanoTime() - sent) / 1_000_000);
 
                     JsonNode direct;
+                    long directMillis;
                     try (DynamoDbAsyncClient sdk = DynamoClients.create(dynamo.endpoint(), List.of())) {
                         sdk.updateItem(TestItems.addStreams("moviegraph", top.movieId(), month, top.movieTitle(), 5))
                                 .join();
                         sent = System.nanoTime();
                         direct = ws.next(2);
+                        // Measured before the client closes (its close takes a while).
+                        directMillis = (System.nanoTime() - sent) / 1_000_000;
                     }
                     assertNotNull(direct, "an UpdateItem made with the SDK did not arrive within 2 s\n" + first.log());
                     assertEquals(streams + 6, total(direct), direct.toString());
-                    System.out.printf("Straight to the table: %d ms%n", (System.nanoTime() - sent) / 1_000_000);
+                    System.out.printf("Straight to the table: %d ms%n", directMillis);
                 }
             }
         }

@@ -17,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.YearMonth;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -201,6 +202,26 @@ class SubscriptionsTest {
         try (WsClient ws = WsClient.open(server.port())) {
             assertEquals(0, ws.closeCode(1.5), "closed before the 3 s timeout");
             assertEquals(4408, ws.closeCode(5), ws.closeReason());
+        }
+    }
+
+    @Test
+    void theUpgradeAnswers101WithTheSubProtocolAndNoCookie() throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(("GET /graphql HTTP/1.1\r\nHost: 127.0.0.1:" + server.port()
+                    + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            java.io.BufferedReader reader = new java.io.BufferedReader(new java.io.InputStreamReader(
+                    socket.getInputStream(), java.nio.charset.StandardCharsets.US_ASCII));
+            List<String> head = new java.util.ArrayList<>();
+            for (String line = reader.readLine(); line != null && !line.isEmpty(); line = reader.readLine()) {
+                head.add(line.toLowerCase(java.util.Locale.ROOT));
+            }
+            assertTrue(head.get(0).startsWith("http/1.1 101"), head.toString());
+            assertTrue(head.contains("sec-websocket-protocol: graphql-transport-ws"), head.toString());
+            assertTrue(head.stream().noneMatch(line -> line.startsWith("set-cookie")), head.toString());
         }
     }
 
