@@ -52,7 +52,8 @@ class PaginationTest {
         while (true) {
             Response response = run(CAST_PAGE, movieId, 3, after);
             assertTrue(response.errors().isMissingNode(), response.errors().toString());
-            assertPageCost(after, response);
+            String page = after;
+            assertPageCost(after, response, () -> run(CAST_PAGE, movieId, 3, page));
             JsonNode cast = response.data().path("movie").path("cast");
             cast.path("edges").forEach(edge -> names.add(edge.path("node").path("actor").path("name").asText()));
             pages++;
@@ -82,7 +83,8 @@ class PaginationTest {
         do {
             Response response = run(FILM_PAGE, actorId, 10, after);
             assertTrue(response.errors().isMissingNode(), response.errors().toString());
-            assertPageCost(after, response);
+            String page = after;
+            assertPageCost(after, response, () -> run(FILM_PAGE, actorId, 10, page));
             JsonNode movies = response.data().path("actor").path("movies");
             movies.path("edges").forEach(edge -> seen.add(edge.path("node").path("movie").path("id").asText()));
             after = movies.path("pageInfo").path("hasNextPage").asBoolean()
@@ -122,7 +124,7 @@ class PaginationTest {
      * A first page comes with its parent in one Query. A later page cannot (the parent item sorts
      * before every entry), so the parent's GetItem and the page's Query go out together.
      */
-    private void assertPageCost(String after, Response response) {
+    private void assertPageCost(String after, Response response, java.util.function.Supplier<Response> again) {
         List<String> operations = server.counter().operations();
         if (after == null) {
             assertEquals(List.of("Query"), operations);
@@ -131,13 +133,21 @@ class PaginationTest {
             assertTrue(operations.containsAll(List.of("Query", "GetItem")), operations.toString());
             // Sent together: the page's Query starts before the parent's GetItem has come back (the two
             // are issued by the same code, microseconds apart; a DynamoDB round trip takes milliseconds).
+            // Sequential code never overlaps; concurrent code can miss once when the machine is busy (a pause
+            // between the two sends), so the same page is read up to three times.
             JsonNode calls = response.body().path("extensions").path("trace").path("calls");
-            assertEquals(2, calls.size(), calls.toString());
-            JsonNode first = calls.get(0);
-            JsonNode second = calls.get(1);
-            assertTrue(second.path("startMs").asDouble() < first.path("startMs").asDouble()
-                    + first.path("durationMs").asDouble(), "the parent and the page are read at the same time: " + calls);
+            for (int attempt = 1; !overlap(calls) && attempt < 3; attempt++) {
+                calls = again.get().body().path("extensions").path("trace").path("calls");
+            }
+            assertTrue(overlap(calls), "the parent and the page are read at the same time: " + calls);
         }
+    }
+
+    private static boolean overlap(JsonNode calls) {
+        assertEquals(2, calls.size(), calls.toString());
+        JsonNode first = calls.get(0);
+        JsonNode second = calls.get(1);
+        return second.path("startMs").asDouble() < first.path("startMs").asDouble() + first.path("durationMs").asDouble();
     }
 
     private String movieWithLargestCast() {
