@@ -161,10 +161,6 @@ public final class GraphQLService implements AutoCloseable {
         return new Validated(result.getDocument(), result.getErrors());
     }
 
-    boolean hasSubscriptions() {
-        return live != null;
-    }
-
     /** One request's answer, with how long HTTP caches may keep it. */
     public CompletableFuture<GraphQLAnswer> answer(GraphQLRequest request, TraceMode mode) {
         return answerAll(List.of(request), mode).thenApply(answers -> answers.get(0));
