@@ -13,6 +13,8 @@ public enum CatalogAccess {
     PERSON_CREDITS,
     /** {@link CatalogReader#read} of a month: the most streamed movies. */
     TOP_MOVIES,
+    /** {@link CatalogReader#search}: a page of search results by word prefix. */
+    SEARCH,
     /** {@link CatalogWriter#putMovie}, {@link CatalogWriter#putPerson}: an item and its copies. */
     PUT_ENTITY,
     /** {@link CatalogWriter#credit}, {@link CatalogWriter#uncredit}. */

@@ -22,6 +22,9 @@ public interface CatalogReader {
     /** Reads parts of one item collection or index partition. */
     CompletableFuture<CollectionPage> read(CollectionRead read, CallContext context);
 
+    /** A page of search results, best ranked first: one index Query. */
+    CompletableFuture<Page<SearchHit>> search(SearchRead read, CallContext context);
+
     /** Whether the store answers at all. */
     CompletableFuture<Boolean> ping();
 

@@ -54,6 +54,19 @@ public final class StandIns {
         return new CollectionPage(owner, credits, totals);
     }
 
+    /** A full page of a search: the first half movies, then people (so both result types plan their fields). */
+    public Page<SearchHit> search(SearchRead read) {
+        List<Page.Entry<SearchHit>> entries = new ArrayList<>();
+        List<SearchKind> kinds = List.copyOf(new java.util.TreeSet<>(read.kinds()));
+        for (int i = 0; i < read.page().first(); i++) {
+            SearchKind kind = kinds.get(i * kinds.size() / read.page().first());
+            String id = kind == SearchKind.MOVIE ? nextMovie().value() : nextPerson().value();
+            entries.add(new Page.Entry<>(TEXT, new SearchHit(kind, id, TEXT, null,
+                    kind == SearchKind.PERSON ? new KnownFor(nextMovie(), TEXT, null, 0) : null)));
+        }
+        return new Page<>(entries, true);
+    }
+
     private Credit credit(Part part, String ownerId, int position) {
         boolean movieSide = part.collection() == Part.Collection.MOVIE;
         return new Credit(movieSide ? MovieId.of(ownerId) : nextMovie(), movieSide ? nextPerson() : PersonId.of(ownerId),

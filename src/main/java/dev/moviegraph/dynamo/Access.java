@@ -63,6 +63,9 @@ enum Access {
     /** GSI3: the person item and every credit of the person, all roles (a rename rewrites their copies). */
     PERSON_PARTITION(CatalogAccess.PUT_ENTITY, "Query", Index.GSI3, "gsi3pk = :person",
             ":person", bind(TableModel.PERSON, GSI3_PK)),
+    /** A person's search entries, in their partition: a rename replaces them. */
+    PERSON_WORDS(CatalogAccess.PUT_ENTITY, "Query", Index.TABLE, "pk = :pk AND begins_with(sk, :word)",
+            ":pk", bind(TableModel.PERSON_WORD, PK), ":word", new Binding(List.of(TableModel.PERSON_WORD), SK, Bound.PREFIX)),
     /** GSI3: a person's credits in one role, newest first, then by title. */
     PERSON_CREDITS(CatalogAccess.PERSON_CREDITS, "Query", Index.GSI3, "gsi3pk = :person AND begins_with(gsi3sk, :role)",
             ":person", bind(TableModel.PERSON, GSI3_PK),
@@ -70,6 +73,13 @@ enum Access {
     /** GSI2 (sparse, totals only), streams descending. */
     TOP_OF_MONTH(CatalogAccess.TOP_MOVIES, "Query", Index.GSI2, "gsi2pk = :month",
             ":month", bind(TableModel.TOTAL, GSI2_PK)),
+
+    /** GSI4 (sparse, search entries only): movies and people whose words start with a prefix, best ranked first. */
+    SEARCH(CatalogAccess.SEARCH, "Query", Index.GSI4, "gsi4pk = :prefix",
+            ":prefix", bind(TableModel.MOVIE_WORD, TableModel.GSI4_PK)),
+    /** GSI5 (sparse): the same for one kind, movies or people. */
+    SEARCH_KIND(CatalogAccess.SEARCH, "Query", Index.GSI5, "gsi5pk = :prefix",
+            ":prefix", new Binding(List.of(TableModel.MOVIE_WORD, TableModel.PERSON_WORD), TableModel.GSI5_PK, Bound.FULL)),
 
     /** The movie item, version-guarded, with its credits' and totals' copies of title and year. */
     PUT_MOVIE(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE, "pk = :pk",

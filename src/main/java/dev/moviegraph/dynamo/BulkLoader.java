@@ -1,12 +1,17 @@
 package dev.moviegraph.dynamo;
 
 import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.KnownFor;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.RankedPerson;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -50,8 +55,18 @@ public final class BulkLoader {
     public int load(String marker, List<Movie> movies, List<Person> people, List<Credit> credits,
                     List<MonthlyStreams> totals) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
-        movies.forEach(movie -> items.add(TableModel.MOVIE.encode(movie)));
-        people.forEach(person -> items.add(TableModel.PERSON.encode(person)));
+        Map<MovieId, Movie> byId = new HashMap<>();
+        movies.forEach(movie -> byId.put(movie.id(), movie));
+        Map<PersonId, KnownFor> knownFor = new HashMap<>();
+        for (Credit credit : credits) {
+            Movie movie = byId.get(credit.movieId());
+            if (movie != null && movie.numVotes() != null) {
+                knownFor.merge(credit.personId(), new KnownFor(movie.id(), movie.title(), movie.year(), movie.numVotes()),
+                        KnownFor::better);
+            }
+        }
+        movies.forEach(movie -> items.addAll(DynamoCatalogImport.encode(movie)));
+        people.forEach(person -> items.addAll(DynamoCatalogImport.encode(new RankedPerson(person, knownFor.get(person.id())))));
         credits.forEach(credit -> items.add(TableModel.credits(credit.role()).encode(credit)));
         totals.forEach(total -> items.add(TableModel.TOTAL.encode(total)));
         new ItemWeights(client, table).load().observe(items)

@@ -42,7 +42,12 @@ public final class CursorCodec {
      * key attributes and the table's, which is what DynamoDB's ExclusiveStartKey needs there.
      */
     String encode(Part part, Index index, Map<String, AttributeValue> key) {
-        StringBuilder payload = new StringBuilder(part.name());
+        return encode(part.name(), index, key);
+    }
+
+    /** The same for a list named {@code list} (a search, say). */
+    String encode(String list, Index index, Map<String, AttributeValue> key) {
+        StringBuilder payload = new StringBuilder(list);
         for (String attribute : index.cursorAttributes()) {
             payload.append(SEPARATOR).append(key.get(attribute).s());
         }
@@ -55,6 +60,11 @@ public final class CursorCodec {
      * this very list (same kind, same partition).
      */
     Map<String, AttributeValue> decode(Part part, Index index, String cursor, String expectedPartition) {
+        return decode(part.name(), index, cursor, expectedPartition);
+    }
+
+    /** The same for a list named {@code list}. */
+    Map<String, AttributeValue> decode(String list, Index index, String cursor, String expectedPartition) {
         List<String> attributes = index.cursorAttributes();
         if (cursor.length() > MAX_CURSOR_CHARS) {
             throw invalid();
@@ -75,7 +85,7 @@ public final class CursorCodec {
             throw invalid();
         }
         String[] parts = new String(payload, StandardCharsets.UTF_8).split(String.valueOf(SEPARATOR), -1);
-        if (parts.length != attributes.size() + 1 || !parts[0].equals(part.name())) {
+        if (parts.length != attributes.size() + 1 || !parts[0].equals(list)) {
             throw invalid();
         }
         Map<String, AttributeValue> key = new LinkedHashMap<>();

@@ -13,9 +13,13 @@ import dev.moviegraph.catalog.Fetched;
 import dev.moviegraph.catalog.ItemRef;
 import dev.moviegraph.catalog.MonthRange;
 import dev.moviegraph.catalog.MonthlyStreams;
+import dev.moviegraph.catalog.Page;
 import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.PlannedCall;
 import dev.moviegraph.catalog.Role;
+import dev.moviegraph.catalog.SearchHit;
+import dev.moviegraph.catalog.SearchKind;
+import dev.moviegraph.catalog.SearchRead;
 import dev.moviegraph.catalog.Slice;
 import dev.moviegraph.catalog.StoreUnavailableException;
 
@@ -48,6 +52,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 public final class DynamoCatalog implements CatalogReader {
     /** What a movie's first credits Query reads beyond its cast page: the crew sorts before the cast. */
     private static final int CREW_SLACK = 20;
+    /** Entries a search with narrowing words reads beyond its page, for those the words filter out. */
+    private static final int NARROWING_SLACK = 200;
 
     private final DynamoDbAsyncClient client;
     private final String table;
@@ -365,6 +371,54 @@ public final class DynamoCatalog implements CatalogReader {
             entries.add(new CreditPage.Entry(cursors.encode(part, index, item), credit));
         }
         return new CreditPage(entries, items.size() > first);
+    }
+
+    // ---- search
+
+    /**
+     * One Query of a search index: the partition of the query's key prefix, best ranked first. Words
+     * that narrow the search are a filter on the entries' word lists, so the first page asks for
+     * {@value #NARROWING_SLACK} entries more than it shows: the key prefix's partition holds every match,
+     * and the usual page is still one request (further pages follow LastEvaluatedKey until full).
+     */
+    @Override
+    public CompletableFuture<Page<SearchHit>> search(SearchRead read, CallContext context) {
+        boolean oneKind = read.kinds().size() == 1;
+        Access access = oneKind ? Access.SEARCH_KIND : Access.SEARCH;
+        int wanted = read.page().first() + 1;
+        int slack = read.query().narrowing().isEmpty() ? 0 : NARROWING_SLACK;
+        if (context.planning()) {
+            return planned(context, List.of(new PlannedCall(access.describe(), 1,
+                    access.estimatedReadUnits(wanted + slack, weights.largest()))),
+                    () -> context.planner().standIns().search(read));
+        }
+        int which = oneKind && read.kinds().contains(SearchKind.PERSON) ? 1 : 0;
+        Map<String, Object> prefix = Map.of("prefix", read.query().key());
+        QueryRequest.Builder query = access.query(table, which, Map.of(":prefix", prefix));
+        String partition = query.build().expressionAttributeValues().get(":prefix").s();
+        String list = "search:" + (oneKind ? read.kinds().iterator().next().name() : "ALL");
+        if (read.page().after() != null) {
+            query.exclusiveStartKey(cursors.decode(list, access.index(), read.page().after(), partition));
+        }
+        List<String> narrowing = read.query().narrowing();
+        if (!narrowing.isEmpty()) {
+            Map<String, AttributeValue> values = new LinkedHashMap<>(query.build().expressionAttributeValues());
+            List<String> conditions = new ArrayList<>();
+            for (int i = 0; i < narrowing.size(); i++) {
+                values.put(":w" + i, AttributeValue.fromS(" " + narrowing.get(i)));
+                conditions.add("contains(#words, :w" + i + ")");
+            }
+            query.filterExpression(String.join(" AND ", conditions))
+                    .expressionAttributeNames(Map.of("#words", "words"))
+                    .expressionAttributeValues(values);
+        }
+        return Queries.until(client, context, access, query.build(), item -> true, wanted, slack).thenApply(items -> {
+            List<Page.Entry<SearchHit>> entries = new ArrayList<>();
+            for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
+                entries.add(new Page.Entry<>(cursors.encode(list, access.index(), item), SearchEntries.hit(item)));
+            }
+            return new Page<>(entries, items.size() > read.page().first());
+        });
     }
 
     @Override

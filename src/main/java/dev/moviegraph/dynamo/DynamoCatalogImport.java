@@ -7,6 +7,7 @@ import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.RankedPerson;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -73,7 +74,7 @@ public final class DynamoCatalogImport implements CatalogImport {
     public CompletableFuture<Void> writeAsync(List<? extends Record> records) {
         List<Map<String, AttributeValue>> items = new ArrayList<>(records.size());
         for (Record record : records) {
-            items.add(encode(record));
+            items.addAll(encode(record));
         }
         if (maxWriteUnits <= 0) {
             return weights.observe(items).thenCompose(ignored -> batches.putAll(items, parallelism))
@@ -108,18 +109,25 @@ public final class DynamoCatalogImport implements CatalogImport {
         }
     }
 
-    static Map<String, AttributeValue> encode(Record record) {
+    /** A record's items: a movie or a person with its search entries, or a credit. */
+    static List<Map<String, AttributeValue>> encode(Record record) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
         if (record instanceof Movie movie) {
-            return TableModel.MOVIE.encode(movie);
+            items.add(TableModel.MOVIE.encode(movie));
+            items.addAll(SearchEntries.of(movie));
+        } else if (record instanceof RankedPerson ranked) {
+            items.add(TableModel.PERSON.encode(ranked.person()));
+            items.addAll(SearchEntries.of(ranked.person(), ranked.knownFor()));
+        } else if (record instanceof Person person) {
+            items.add(TableModel.PERSON.encode(person));
+            items.addAll(SearchEntries.of(person, null));
+        } else if (record instanceof Credit credit) {
+            items.add(TableModel.credits(credit.role()).encode(credit));
+        } else {
+            throw new IllegalArgumentException("An import writes movies, people and credits, not "
+                    + record.getClass().getSimpleName());
         }
-        if (record instanceof Person person) {
-            return TableModel.PERSON.encode(person);
-        }
-        if (record instanceof Credit credit) {
-            return TableModel.credits(credit.role()).encode(credit);
-        }
-        throw new IllegalArgumentException("An import writes movies, people and credits, not "
-                + record.getClass().getSimpleName());
+        return items;
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogWriter;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.MonthlyStreams;
+import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.Person;
@@ -92,10 +93,15 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             item.put(TableModel.VERSION, number(next));
             Map<String, Object> values = TableModel.MOVIE.values(movie);
             List<TransactWriteItem> copies = new ArrayList<>();
+            List<Map<String, AttributeValue>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> copy : collection(context, movie.id(), false)) {
                 copyUpdate(copy, TableModel.MOVIE, values, next).ifPresent(copies::add);
+                if (TableModel.is(copy, TableModel.MOVIE_WORD)) {
+                    entries.add(copy);
+                }
             }
             transactInChunks(context, Access.PUT_MOVIE, put(item, versionCondition(current)), copies);
+            replaceSearchEntries(context, Access.PUT_MOVIE, entries, SearchEntries.of(movie));
             return movie;
         });
     }
@@ -116,8 +122,42 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             for (TransactWriteItem late : personCopies(context, person, next, true)) {
                 updateIfNewer(context, Access.PUT_PERSON, late.update());
             }
+            // A rename keeps the person's rank: their best-known title is what the import last found.
+            List<Map<String, AttributeValue>> entries = personEntries(context, person);
+            KnownFor knownFor = entries.isEmpty() ? null
+                    : SearchEntries.knownFor(TableModel.PERSON_WORD.decode(entries.get(0)));
+            replaceSearchEntries(context, Access.PUT_PERSON, entries, SearchEntries.of(person, knownFor));
             return person;
         });
+    }
+
+    private List<Map<String, AttributeValue>> personEntries(CallContext context, Person person) {
+        QueryRequest query = Access.PERSON_WORDS.query(table, Map.of(":pk", Map.of("personId", person.id()),
+                ":word", Map.of())).consistentRead(true).build();
+        return Queries.all(client, context, Access.PERSON_WORDS, query).join();
+    }
+
+    /**
+     * Makes an item's search entries {@code wanted}: puts those that are new or changed and deletes those
+     * of prefixes the item no longer has, in transactions of up to 100. Entries are derived from the item
+     * just written, so writing them again (a retry) ends the same.
+     */
+    private void replaceSearchEntries(CallContext context, Access access, List<Map<String, AttributeValue>> existing,
+                                      List<Map<String, AttributeValue>> wanted) {
+        Map<Map<String, AttributeValue>, Map<String, AttributeValue>> current = new HashMap<>();
+        existing.forEach(item -> current.put(TableModel.keyOf(item), item));
+        List<TransactWriteItem> writes = new ArrayList<>();
+        for (Map<String, AttributeValue> item : wanted) {
+            Map<String, AttributeValue> key = TableModel.keyOf(item);
+            if (!item.equals(current.remove(key))) {
+                writes.add(TransactWriteItem.builder().put(Put.builder().tableName(table).item(item).build()).build());
+            }
+        }
+        current.keySet().forEach(key -> writes.add(TransactWriteItem.builder()
+                .delete(Delete.builder().tableName(table).key(key).build()).build()));
+        for (int i = 0; i < writes.size(); i += MAX_TRANSACTION_ITEMS) {
+            transact(context, access, writes.subList(i, Math.min(writes.size(), i + MAX_TRANSACTION_ITEMS)));
+        }
     }
 
     private List<TransactWriteItem> personCopies(CallContext context, Person person, long version, boolean onlyOlder) {

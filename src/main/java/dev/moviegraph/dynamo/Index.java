@@ -23,7 +23,11 @@ enum Index {
      * gsi1 was the inversion of the table's keys, an index's keys cannot change, and DynamoDB Local
      * cannot delete an index, so a migrated table may still hold it.
      */
-    GSI3("gsi3", TableModel.GSI3_PK, TableModel.GSI3_SK, ScalarAttributeType.S, false);
+    GSI3("gsi3", TableModel.GSI3_PK, TableModel.GSI3_SK, ScalarAttributeType.S, false),
+    /** Sparse: search entries of movies and people together, by word prefix, best ranked first. */
+    GSI4("gsi4", TableModel.GSI4_PK, TableModel.RANK, ScalarAttributeType.S, false),
+    /** Sparse: search entries of one kind, by kind and word prefix, best ranked first. */
+    GSI5("gsi5", TableModel.GSI5_PK, TableModel.RANK, ScalarAttributeType.S, false);
 
     private final String indexName;
     private final String partitionKey;

@@ -59,6 +59,12 @@ public final class TableModel {
     static final String GSI3_PK = "gsi3pk";
     static final String GSI3_SK = "gsi3sk";
     static final String GSI2_PK = "gsi2pk";
+    /** Search: a word prefix's partition, movies and people together. */
+    static final String GSI4_PK = "gsi4pk";
+    /** Search: a word prefix's partition of one kind (movies or people). */
+    static final String GSI5_PK = "gsi5pk";
+    /** A search entry's rank: a plain attribute that is the sort key of both search indexes. */
+    static final String RANK = "srank";
     /** A total's count: a plain attribute that is also GSI2's sort key. */
     static final String STREAMS = "streams";
     /** Every item carries its type; items are decoded by it, never by key prefixes. */
@@ -126,6 +132,29 @@ public final class TableModel {
             .copies(MOVIE, "movieVersion", "movieTitle", "title")
             .estimatedBytes(256);
 
+    /**
+     * One prefix of one word of a movie's title or a person's name, in the owner's item collection (so
+     * deleting a movie deletes its entries), and in the two search indexes under that prefix, ranked by
+     * {@code rank} (see {@link SearchRank}). It carries what a result list shows, so a page of results is
+     * one Query; {@code words} is the whole folded title or name, which narrows a query of several words.
+     */
+    public record SearchEntry(String id, String prefix, String name, Integer year, String words, String rank,
+                              String knownForId, String knownForTitle, Integer knownForYear, Integer knownForVotes) {
+    }
+
+    static final Entity<SearchEntry> MOVIE_WORD = Entity.of("movieWord", SearchEntry.class)
+            .store("id", "movieId").store("rank", RANK)
+            .key(PK, "mov#{movieId}").key(SK, "word#{prefix}")
+            .key(GSI4_PK, "srch#{prefix}").key(GSI5_PK, "srch#mov#{prefix}")
+            .omit("knownForId").omit("knownForTitle").omit("knownForYear").omit("knownForVotes")
+            .estimatedBytes(256);
+
+    static final Entity<SearchEntry> PERSON_WORD = Entity.of("personWord", SearchEntry.class)
+            .store("id", "personId").store("rank", RANK)
+            .key(PK, "per#{personId}").key(SK, "word#{prefix}")
+            .key(GSI4_PK, "srch#{prefix}").key(GSI5_PK, "srch#per#{prefix}")
+            .estimatedBytes(384);
+
     static final Entity<StoredStream> STREAM = Entity.of("stream", StoredStream.class)
             .key(PK, "str#{streamId}").key(SK, "str#{streamId}")
             .estimatedBytes(256);
@@ -159,7 +188,7 @@ public final class TableModel {
             .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
 
     static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
-            List.of(TOTAL, STREAM, CHECKPOINT, META, IMPORT, LEASE, CHANGE, PERSISTED_QUERY));
+            List.of(TOTAL, MOVIE_WORD, PERSON_WORD, STREAM, CHECKPOINT, META, IMPORT, LEASE, CHANGE, PERSISTED_QUERY));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));
@@ -360,8 +389,8 @@ public final class TableModel {
     }
 
     static String itemsTable(List<Entity<?>> entities) {
-        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi2pk` | Attributes | Copies |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|\n");
+        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi2pk` | `gsi4pk` | `gsi5pk` | Attributes | Copies |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Entity<?> entity : entities) {
             Set<String> copied = new LinkedHashSet<>();
             entity.copies().forEach(copy -> copied.addAll(copy.attributes().keySet()));
@@ -375,7 +404,7 @@ public final class TableModel {
                     .collect(Collectors.joining(", ")) + " (`" + copy.versionAttribute() + "`)").toList();
             table.append("| ").append(entity.recordType().getSimpleName())
                     .append(" | `").append(entity.type()).append('`');
-            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI2_PK)) {
+            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI2_PK, GSI4_PK, GSI5_PK)) {
                 KeyTemplate template = entity.template(key);
                 table.append(" | ").append(template == null ? "" : "`" + template.text() + "`");
             }

@@ -14,10 +14,18 @@ import dev.moviegraph.catalog.ItemRef.TotalRef;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.KnownFor;
+import dev.moviegraph.catalog.Page;
+import dev.moviegraph.catalog.PageRequest;
+import dev.moviegraph.catalog.Paged;
 import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Role;
+import dev.moviegraph.catalog.SearchHit;
+import dev.moviegraph.catalog.SearchKind;
+import dev.moviegraph.catalog.SearchQuery;
+import dev.moviegraph.catalog.SearchRead;
 import dev.moviegraph.catalog.Slice;
 import dev.moviegraph.catalog.StreamReceipt;
 import dev.moviegraph.catalog.StreamRecord;
@@ -36,6 +44,7 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.YearMonth;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +95,16 @@ final class CatalogWiring {
             field("Query", people, PERSON_READS, env -> each(env, PersonId::of, this::person));
         }
         field("Query", "topMovies", Set.of(CatalogAccess.TOP_MOVIES), this::topMovies);
+        field("Query", "search", Set.of(CatalogAccess.SEARCH), CatalogWiring::search);
+        field("SearchConnection", "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
+        field("SearchConnection", "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+        field("SearchEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
+        field("SearchEdge", "node", PARENT_ITEM, env -> searchNode(searchHit(env)));
+        field("SearchEdge", "knownFor", PARENT_ITEM, env -> {
+            KnownFor known = searchHit(env).knownFor();
+            return known == null ? null
+                    : MovieNode.reference(known.movieId(), new MovieNode.Copy(known.title(), true, known.year()));
+        });
         field("Query", "streamTotal", BY_KEY, this::streamTotal);
         // Subscriptions are read as queries on every change (see LiveQueries): the same reads, and what each
         // read depends on is noted for the change feed to match.
@@ -151,8 +170,8 @@ final class CatalogWiring {
             field(edge, "cursor", PARENT_ITEM, env -> ((CreditPage.Entry) env.getSource()).cursor());
             field(edge, "node", PARENT_ITEM, env -> ((CreditPage.Entry) env.getSource()).credit());
         }
-        field("PageInfo", "hasNextPage", PARENT_ITEM, env -> ((CreditPage) env.getSource()).hasNextPage());
-        field("PageInfo", "endCursor", PARENT_ITEM, env -> ((CreditPage) env.getSource()).endCursor());
+        field("PageInfo", "hasNextPage", PARENT_ITEM, env -> ((Paged) env.getSource()).hasNextPage());
+        field("PageInfo", "endCursor", PARENT_ITEM, env -> ((Paged) env.getSource()).endCursor());
 
         field("MonthlyStreams", "movie", PARENT_ITEM, env -> {
             MonthlyStreams total = env.getSource();
@@ -200,6 +219,8 @@ final class CatalogWiring {
                 .scalar(ExtendedScalars.DateTime)
                 .scalar(YearMonthScalar.INSTANCE);
         types.values().forEach(wiring::type);
+        wiring.type(TypeRuntimeWiring.newTypeWiring("SearchResult").typeResolver(env -> env.getSchema()
+                .getObjectType(env.getObject() instanceof MovieNode ? "Movie" : "Person")));
         return wiring.build();
     }
 
@@ -252,6 +273,28 @@ final class CatalogWiring {
         CollectionRead top = CollectionRead.top(month, limit);
         return Loaders.collections(env, top).load(top, List.of(Paths.of(env)))
                 .thenApply(CollectionPage::totals);
+    }
+
+    /** One page of search results: one index Query; each result's other fields are read at the next level. */
+    private static CompletableFuture<Page<SearchHit>> search(DataFetchingEnvironment env) {
+        SearchQuery query = SearchQuery.parse(env.getArgument("query"));
+        List<String> types = env.getArgument("types");
+        Set<SearchKind> kinds = EnumSet.noneOf(SearchKind.class);
+        types.forEach(type -> kinds.add(SearchKind.valueOf(type)));
+        SearchRead read = new SearchRead(query, kinds, PageRequest.of(env.getArgument("first"), env.getArgument("after")));
+        RequestScope scope = RequestScope.of(env);
+        return scope.catalog().search(read, scope.context(List.of(Paths.of(env))));
+    }
+
+    private static SearchHit searchHit(DataFetchingEnvironment env) {
+        return ((Page.Entry<?>) env.getSource()).node() instanceof SearchHit hit ? hit : null;
+    }
+
+    /** A result as the node of its type, with the fields its search entry carries. */
+    private static Object searchNode(SearchHit hit) {
+        return hit.kind() == SearchKind.MOVIE
+                ? MovieNode.reference(MovieId.of(hit.id()), new MovieNode.Copy(hit.name(), true, hit.year()))
+                : PersonNode.reference(PersonId.of(hit.id()), hit.name());
     }
 
     private CompletableFuture<MonthlyStreams> streamTotal(DataFetchingEnvironment env) {

@@ -5,6 +5,9 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CollectionPage;
 import dev.moviegraph.catalog.CollectionRead;
+import dev.moviegraph.catalog.Page;
+import dev.moviegraph.catalog.SearchHit;
+import dev.moviegraph.catalog.SearchRead;
 import dev.moviegraph.catalog.Fetched;
 import dev.moviegraph.catalog.ItemRef;
 import dev.moviegraph.catalog.PlannedCall;
@@ -111,6 +114,11 @@ final class PlanningCatalog implements CatalogReader, ReadPlanner {
     @Override
     public CompletableFuture<CollectionPage> read(CollectionRead read, CallContext context) {
         return store.read(read, planning(context));
+    }
+
+    @Override
+    public CompletableFuture<Page<SearchHit>> search(SearchRead read, CallContext context) {
+        return store.search(read, planning(context));
     }
 
     private CallContext planning(CallContext context) {

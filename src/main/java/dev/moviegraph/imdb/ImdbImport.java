@@ -3,6 +3,8 @@ package dev.moviegraph.imdb;
 import dev.moviegraph.catalog.CatalogImport;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ImportCheckpoint;
+import dev.moviegraph.catalog.KnownFor;
+import dev.moviegraph.catalog.RankedPerson;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.Person;
@@ -121,6 +123,8 @@ public final class ImdbImport {
     private final Map<String, TitleCopy> kept = new HashMap<>();
     private final IdSet referenced = new IdSet();
     private final Map<String, String> names = new HashMap<>();
+    /** Each referenced person's most voted kept title: their rank in search. */
+    private final Map<String, KnownFor> knownFor = new HashMap<>();
     private final Map<String, List<CrewEntry>> crew = new TreeMap<>();
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
 
@@ -236,6 +240,7 @@ public final class ImdbImport {
                 return;
             }
             referenced.add(row.personId());
+            known(row.personId(), row.titleId());
             Role role = crewRole(row.category());
             if (role != null) {
                 fromPrincipals.computeIfAbsent(row.titleId(), id -> new TreeMap<>())
@@ -254,6 +259,8 @@ public final class ImdbImport {
             row.writers().forEach(person -> entries.add(new CrewEntry(person, Role.WRITER)));
             row.directors().forEach(referenced::add);
             row.writers().forEach(referenced::add);
+            row.directors().forEach(person -> known(person, row.titleId()));
+            row.writers().forEach(person -> known(person, row.titleId()));
         }));
         known.clear();
         // title.crew's order first (it lists every director and writer), then those only principals name.
@@ -263,6 +270,16 @@ public final class ImdbImport {
         });
     }
 
+    /** Notes that {@code personId} is credited on kept title {@code titleId}, which may be their best known. */
+    private void known(String personId, String titleId) {
+        TitleCopy copy = kept.get(titleId);
+        RatingRow rating = ratings.get(titleId);
+        if (copy != null && rating != null) {
+            knownFor.merge(personId, new KnownFor(MovieId.of(titleId), copy.title(), copy.year(), rating.numVotes()),
+                    KnownFor::better);
+        }
+    }
+
     private void people(Path nameBasics) {
         read(nameBasics, new NameBasicsParser(), "people", true, (row, line) -> {
             if (!referenced.contains(row.id())) {
@@ -270,10 +287,11 @@ public final class ImdbImport {
             }
             names.put(row.id(), row.name());
             people++;
-            return List.of(new Person(PersonId.of(row.id()), row.name(), row.birthYear(), row.deathYear(),
-                    row.professions()));
+            return List.of(new RankedPerson(new Person(PersonId.of(row.id()), row.name(), row.birthYear(),
+                    row.deathYear(), row.professions()), knownFor.get(row.id())));
         });
         referenced.clear();
+        knownFor.clear();
     }
 
     private void cast(Path principals) {

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
@@ -38,6 +39,12 @@ public final class SampleCatalog {
     private static final PersonId FREEMAN = PersonId.of("nm0000151");
     /** The month in which tt0111161 leads the chart, so top-N examples have a known answer. */
     private static final YearMonth SHAWSHANK_PEAK = YearMonth.of(2024, 5);
+
+    /** IMDb's vote counts and ratings of the anchor films, as published in 2024. */
+    private static final Map<String, Integer> REAL_VOTES = Map.of(
+            "tt0111161", 2_900_000, "tt0068646", 2_000_000, "tt0133093", 2_100_000);
+    private static final Map<String, Double> REAL_RATINGS = Map.of(
+            "tt0111161", 9.3, "tt0068646", 9.2, "tt0133093", 8.7);
 
     private static final List<Anchor> ANCHORS = List.of(
             new Anchor(new Movie(SHAWSHANK, "The Shawshank Redemption", 1994, LocalDate.of(1994, 9, 23),
@@ -187,6 +194,25 @@ public final class SampleCatalog {
             this.random = random;
         }
 
+        /**
+         * The movies with IMDb-like ratings: the anchors their real vote counts, the others votes that
+         * follow their stream popularity (so search ranks the sample as users of it would expect). Drawn from
+         * no random: every other part of the sample stays as it was.
+         */
+        private List<Movie> rated(List<Movie> drawn) {
+            List<Movie> rated = new ArrayList<>(drawn.size());
+            for (int i = 0; i < drawn.size(); i++) {
+                Movie movie = drawn.get(i);
+                Integer real = REAL_VOTES.get(movie.id().value());
+                int votes = real != null ? real : (int) Math.min(1_500_000, 4 * popularity.get(i) + 7 * (i % 97));
+                double rating = real != null ? REAL_RATINGS.get(movie.id().value())
+                        : 5.0 + (Math.floorMod(movie.id().value().hashCode(), 40)) / 10.0;
+                rated.add(new Movie(movie.id(), movie.title(), movie.year(), movie.releaseDate(), movie.genres(),
+                        movie.runtimeMinutes(), rating, votes));
+            }
+            return rated;
+        }
+
         SampleCatalog run() {
             addAnchors();
             Person freeman = actors.stream().filter(a -> a.id().equals(FREEMAN)).findFirst().orElseThrow();
@@ -217,7 +243,7 @@ public final class SampleCatalog {
             new CrewDraw(new Random(random.nextLong())).draw(firstGenerated, pool);
             List<Credit> credits = new ArrayList<>(cast);
             credits.addAll(crew);
-            return new SampleCatalog(movies, actors, credits, totals);
+            return new SampleCatalog(rated(movies), actors, credits, totals);
         }
 
         /** Directors and writers of the generated movies, from the same people as the cast. */

@@ -88,6 +88,12 @@ final class StubCatalog implements CatalogReader {
     }
 
     @Override
+    public CompletableFuture<dev.moviegraph.catalog.Page<dev.moviegraph.catalog.SearchHit>> search(
+            dev.moviegraph.catalog.SearchRead read, CallContext context) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("not in this stub"));
+    }
+
+    @Override
     public CompletableFuture<Boolean> ping() {
         return CompletableFuture.completedFuture(true);
     }

@@ -1,0 +1,92 @@
+package dev.moviegraph.dynamo;
+
+import dev.moviegraph.catalog.KnownFor;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.SearchHit;
+import dev.moviegraph.catalog.SearchKind;
+import dev.moviegraph.catalog.SearchText;
+import dev.moviegraph.dynamo.TableModel.SearchEntry;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The search entries of a movie or a person, derived from the item alone (and, for a person, their
+ * best-known title): one per indexed prefix of the title or name ({@link SearchText#prefixes}), each
+ * ranked by {@link #rank}. Writers put these beside the item and delete the entries of prefixes the item
+ * no longer has.
+ */
+final class SearchEntries {
+    private static final long MAX_VOTES = 9_999_999_999L;
+
+    private SearchEntries() {
+    }
+
+    /**
+     * The rank key, which sorts best first: popularity band (each band a factor of two in votes, more
+     * first), then the folded name's length (shorter first: within a band an exact match, the shortest
+     * name that has the words, ranks above a longer one), then votes (more first), then the id, so ties
+     * have one order.
+     */
+    static String rank(String name, long votes, String id) {
+        long clamped = Math.max(0, Math.min(votes, MAX_VOTES));
+        int band = clamped == 0 ? 0 : 64 - Long.numberOfLeadingZeros(clamped);
+        int length = Math.min(999, SearchText.fold(name).length());
+        return String.format("%02d%03d%010d#%s", 99 - band, length, MAX_VOTES - clamped, id);
+    }
+
+    static List<Map<String, AttributeValue>> of(Movie movie) {
+        String words = SearchText.wordList(movie.title());
+        String rank = rank(movie.title(), movie.numVotes() == null ? 0 : movie.numVotes(), movie.id().value());
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        for (String prefix : SearchText.prefixes(movie.title())) {
+            items.add(TableModel.MOVIE_WORD.encode(new SearchEntry(movie.id().value(), prefix, movie.title(),
+                    movie.year(), words, rank, null, null, null, null)));
+        }
+        return items;
+    }
+
+    static List<Map<String, AttributeValue>> of(Person person, KnownFor knownFor) {
+        String words = SearchText.wordList(person.name());
+        String rank = rank(person.name(), knownFor == null ? 0 : knownFor.votes(), person.id().value());
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        for (String prefix : SearchText.prefixes(person.name())) {
+            items.add(TableModel.PERSON_WORD.encode(new SearchEntry(person.id().value(), prefix, person.name(),
+                    person.birthYear(), words, rank,
+                    knownFor == null ? null : knownFor.movieId().value(), knownFor == null ? null : knownFor.title(),
+                    knownFor == null ? null : knownFor.year(), knownFor == null ? null : knownFor.votes())));
+        }
+        return items;
+    }
+
+    /** The primary keys of the entries {@code title} (or a name) has, for an owner of this entity. */
+    static List<Map<String, AttributeValue>> keys(Entity<SearchEntry> entity, String id, String text) {
+        String idAttribute = entity == TableModel.MOVIE_WORD ? "movieId" : "personId";
+        Set<String> prefixes = SearchText.prefixes(text);
+        List<Map<String, AttributeValue>> keys = new ArrayList<>(prefixes.size());
+        prefixes.forEach(prefix -> keys.add(entity.key(Map.of(idAttribute, id, "prefix", prefix))));
+        return keys;
+    }
+
+    /** The best-known title an entry of a person records, or null. */
+    static KnownFor knownFor(SearchEntry entry) {
+        return entry.knownForId() == null ? null : new KnownFor(MovieId.of(entry.knownForId()), entry.knownForTitle(),
+                entry.knownForYear(), entry.knownForVotes() == null ? 0 : entry.knownForVotes());
+    }
+
+    /** The result an entry (read from a search index) stands for. */
+    static SearchHit hit(Map<String, AttributeValue> item) {
+        if (TableModel.is(item, TableModel.MOVIE_WORD)) {
+            SearchEntry entry = TableModel.MOVIE_WORD.decode(item);
+            return new SearchHit(SearchKind.MOVIE, entry.id(), entry.name(), entry.year(), null);
+        }
+        SearchEntry entry = TableModel.PERSON_WORD.decode(item);
+        return new SearchHit(SearchKind.PERSON, entry.id(), entry.name(), entry.year(), knownFor(entry));
+    }
+}
