@@ -99,7 +99,8 @@ final class CatalogWiring {
         field("SearchConnection", "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
         field("SearchConnection", "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
         field("SearchEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
-        field("SearchEdge", "node", PARENT_ITEM, env -> searchNode(searchHit(env)));
+        field("SearchEdge", "node", Set.of(CatalogAccess.MOVIE_COLLECTION, CatalogAccess.PERSON_CREDITS),
+                env -> searchNode(env, searchHit(env)));
         field("SearchEdge", "knownFor", PARENT_ITEM, env -> {
             KnownFor known = searchHit(env).knownFor();
             return known == null ? null
@@ -248,22 +249,30 @@ final class CatalogWiring {
 
     /** The item alone by key (batched with its level), or its collection read when parts are wanted. */
     private static CompletableFuture<Owner> owner(DataFetchingEnvironment env, CollectionRead read, ItemRef<?> ref) {
-        String path = Paths.of(env);
         if (read.parts().isEmpty()) {
-            return item(env, ref, path).thenApply(item -> new Owner(item, Map.of()));
+            return item(env, ref, Paths.of(env)).thenApply(item -> new Owner(item, Map.of()));
         }
+        CompletableFuture<CollectionPage> page = collection(env, read);
+        return page.thenApply(found -> new Owner(found.owner(), prefetched(read, page)));
+    }
+
+    /** The collection read of a node at this field's path, naming the list fields it answers too. */
+    private static CompletableFuture<CollectionPage> collection(DataFetchingEnvironment env, CollectionRead read) {
+        String path = Paths.of(env);
         List<String> paths = new ArrayList<>();
         paths.add(path);
-        Map<Part, String> fields = new LinkedHashMap<>();
         for (ListField list : read.collection() == Part.Collection.MOVIE ? MOVIE_LISTS : PERSON_LISTS) {
             if (read.parts().containsKey(list.part())) {
                 paths.add(path + "." + list.field());
             }
         }
-        CompletableFuture<CollectionPage> page = Loaders.collections(env, read).load(read, paths);
+        return Loaders.collections(env, read).load(read, paths);
+    }
+
+    private static Map<Part, Prefetched> prefetched(CollectionRead read, CompletableFuture<CollectionPage> page) {
         Map<Part, Prefetched> prefetched = new LinkedHashMap<>();
         read.parts().forEach((part, slice) -> prefetched.put(part, new Prefetched(slice, page)));
-        return page.thenApply(found -> new Owner(found.owner(), prefetched));
+        return prefetched;
     }
 
     private CompletableFuture<List<MonthlyStreams>> topMovies(DataFetchingEnvironment env) {
@@ -290,11 +299,28 @@ final class CatalogWiring {
         return ((Page.Entry<?>) env.getSource()).node() instanceof SearchHit hit ? hit : null;
     }
 
-    /** A result as the node of its type, with the fields its search entry carries. */
-    private static Object searchNode(SearchHit hit) {
-        return hit.kind() == SearchKind.MOVIE
-                ? MovieNode.reference(MovieId.of(hit.id()), new MovieNode.Copy(hit.name(), true, hit.year()))
-                : PersonNode.reference(PersonId.of(hit.id()), hit.name());
+    /**
+     * A result as the node of its type, with the fields its search entry carries; the lists its selection
+     * asks for are read together, one collection read per result (all results' at one level together).
+     */
+    private static Object searchNode(DataFetchingEnvironment env, SearchHit hit) {
+        if (hit.kind() == SearchKind.MOVIE) {
+            MovieId id = MovieId.of(hit.id());
+            MovieNode.Copy copy = new MovieNode.Copy(hit.name(), true, hit.year());
+            Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_LISTS);
+            if (parts.isEmpty()) {
+                return MovieNode.reference(id, copy);
+            }
+            CollectionRead read = CollectionRead.movie(id, false, parts);
+            return new MovieNode(id, null, copy, prefetched(read, collection(env, read)));
+        }
+        PersonId id = PersonId.of(hit.id());
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_LISTS);
+        if (parts.isEmpty()) {
+            return PersonNode.reference(id, hit.name());
+        }
+        CollectionRead read = CollectionRead.person(id, false, parts);
+        return new PersonNode(id, null, hit.name(), prefetched(read, collection(env, read)));
     }
 
     private CompletableFuture<MonthlyStreams> streamTotal(DataFetchingEnvironment env) {

@@ -11,6 +11,7 @@ import dev.moviegraph.catalog.Role;
 import dev.moviegraph.local.SampleCatalog;
 import dev.moviegraph.support.GraphQLClient.Response;
 import dev.moviegraph.support.TestServer;
+import dev.moviegraph.support.TestServer.Counted;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -35,20 +36,8 @@ class PeopleAndCrewTest {
     private final TestServer server = TestServer.get();
     private final SampleCatalog sample = server.sample();
 
-    private record Run(Response response, List<String> operations) {
-        JsonNode data() {
-            return response.data();
-        }
-    }
-
-    private Run run(String query) {
-        server.counter().reset();
-        Response response = server.client().query(query);
-        List<String> operations = server.counter().operations();
-        assertEquals(200, response.status(), response.raw().body());
-        assertTrue(response.errors().isMissingNode(), () -> "unexpected errors: " + response.errors());
-        assertFalse(operations.contains("Scan"), "a resolver scanned the table");
-        return new Run(response, operations);
+    private Counted run(String query) {
+        return server.counted(query);
     }
 
     private List<String> ids(JsonNode list, String field) {
@@ -66,7 +55,7 @@ class PeopleAndCrewTest {
 
     @Test
     void movieWithCastDirectorsAndWritersIsOneQuery() {
-        Run run = run("{ movie(id: \"" + SHAWSHANK + "\") { title cast(first: 2) { edges { node { person { name } } } }"
+        Counted run = run("{ movie(id: \"" + SHAWSHANK + "\") { title cast(first: 2) { edges { node { person { name } } } }"
                 + " directors { person { id name } position } writers { person { id name } } } }");
         assertEquals(List.of("Query"), run.operations());
         JsonNode movie = run.data().path("movie");
@@ -82,7 +71,7 @@ class PeopleAndCrewTest {
     void everyMovieOfAListGetsItsOwnCrewInCreditOrder() {
         List<Movie> movies = sample.movies().subList(3, 13);
         String ids = movies.stream().map(m -> "\"" + m.id().value() + "\"").collect(Collectors.joining(","));
-        Run run = run("{ movies(ids: [" + ids + "]) { id directors { person { id } } writers { person { id } } } }");
+        Counted run = run("{ movies(ids: [" + ids + "]) { id directors { person { id } } writers { person { id } } } }");
         assertEquals(movies.size(), run.operations().size(), "one Query per movie: " + run.operations());
         for (int i = 0; i < movies.size(); i++) {
             JsonNode movie = run.data().path("movies").get(i);
@@ -116,7 +105,7 @@ class PeopleAndCrewTest {
         boolean hasNext = true;
         int pages = 0;
         while (hasNext) {
-            Run run = run("{ person(id: \"" + person + "\") { movies(first: 4" + (after == null ? "" : ", after: \"" + after + "\"")
+            Counted run = run("{ person(id: \"" + person + "\") { movies(first: 4" + (after == null ? "" : ", after: \"" + after + "\"")
                     + ") { edges { node { movie { id year } } } pageInfo { hasNextPage endCursor } } } }");
             JsonNode movies = run.data().path("person").path("movies");
             // the first page comes with the person item in one Query; a later page reads the person beside it
@@ -136,7 +125,7 @@ class PeopleAndCrewTest {
         String director = sample.credits().stream().filter(c -> c.role() == Role.DIRECTOR)
                 .collect(Collectors.groupingBy(c -> c.personId().value(), Collectors.counting()))
                 .entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-        Run run = run("{ person(id: \"" + director + "\") { directed(first: 100) { edges { node { movie { id } role position } } } } }");
+        Counted run = run("{ person(id: \"" + director + "\") { directed(first: 100) { edges { node { movie { id } role position } } } } }");
         // the person item and the directed list: a GetItem beside the Query, issued together
         assertEquals(List.of("GetItem", "Query"), run.operations().stream().sorted().toList());
         List<String> directed = new ArrayList<>();
@@ -146,7 +135,7 @@ class PeopleAndCrewTest {
         });
         assertEquals(filmography(director, Role.DIRECTOR), directed);
 
-        Run listOnly = run("{ movie(id: \"" + SHAWSHANK + "\") { directors { person { wrote(first: 10) { edges { node { movie { id title } } } } } } } }");
+        Counted listOnly = run("{ movie(id: \"" + SHAWSHANK + "\") { directors { person { wrote(first: 10) { edges { node { movie { id title } } } } } } } }");
         assertEquals(List.of("Query", "Query"), listOnly.operations(), "the movie's crew, then the director's writing credits");
         List<String> wrote = new ArrayList<>();
         listOnly.data().path("movie").path("directors").get(0).path("person").path("wrote").path("edges")
@@ -162,29 +151,29 @@ class PeopleAndCrewTest {
                         && cast.personId().equals(c.personId())))
                 .findFirst().orElseThrow(() -> new AssertionError("the sample has actors who direct their movie"));
         String movie = both.movieId().value();
-        Run run = run("{ movie(id: \"" + movie + "\") { cast(first: 100) { edges { node { person { id } } } }"
+        Counted run = run("{ movie(id: \"" + movie + "\") { cast(first: 100) { edges { node { person { id } } } }"
                 + " directors { person { id } } } }");
         List<String> cast = new ArrayList<>();
         run.data().path("movie").path("cast").path("edges").forEach(e -> cast.add(e.path("node").path("person").path("id").asText()));
         assertTrue(cast.contains(both.personId().value()));
         assertTrue(ids(run.data().path("movie").path("directors"), "person").contains(both.personId().value()));
 
-        Run person = run("{ person(id: \"" + both.personId().value() + "\") { movies(first: 100) { edges { node { movie { id } } } }"
+        Counted person = run("{ person(id: \"" + both.personId().value() + "\") { movies(first: 100) { edges { node { movie { id } } } }"
                 + " directed(first: 100) { edges { node { movie { id } } } } } }");
         assertTrue(person.response().raw().body().split(movie, -1).length - 1 >= 2, person.response().raw().body());
     }
 
     @Test
     void actorAliasesAnswerWhatPersonAnswers() {
-        Run person = run("{ person(id: \"nm0000151\") { name birthYear movies(first: 5) { edges { node { movie { id } } } } } }");
-        Run actor = run("{ actor(id: \"nm0000151\") { name birthYear movies(first: 5) { edges { node { movie { id } } } } } }");
+        Counted person = run("{ person(id: \"nm0000151\") { name birthYear movies(first: 5) { edges { node { movie { id } } } } } }");
+        Counted actor = run("{ actor(id: \"nm0000151\") { name birthYear movies(first: 5) { edges { node { movie { id } } } } } }");
         assertEquals(person.data().path("person"), actor.data().path("actor"));
-        Run fragment = run("{ actors(ids: [\"nm0000151\"]) { ... on Actor { name } } movie(id: \"" + SHAWSHANK + "\") {"
+        Counted fragment = run("{ actors(ids: [\"nm0000151\"]) { ... on Actor { name } } movie(id: \"" + SHAWSHANK + "\") {"
                 + " cast(first: 1) { edges { node { actor { name } } } } } }");
         assertEquals("Morgan Freeman", fragment.data().path("actors").get(0).path("name").asText());
         assertEquals("Tim Robbins", fragment.data().path("movie").path("cast").path("edges").get(0).path("node")
                 .path("actor").path("name").asText());
-        Run dead = run("{ person(id: \"nm0000008\") { name deathYear } }");
+        Counted dead = run("{ person(id: \"nm0000008\") { name deathYear } }");
         assertEquals(2004, dead.data().path("person").path("deathYear").asInt());
     }
 

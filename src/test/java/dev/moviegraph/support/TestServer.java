@@ -43,6 +43,28 @@ public final class TestServer {
         return server.port();
     }
 
+    /** A query's response with the DynamoDB operations it made, in order. */
+    public record Counted(GraphQLClient.Response response, List<String> operations) {
+        public com.fasterxml.jackson.databind.JsonNode data() {
+            return response.data();
+        }
+    }
+
+    /**
+     * Runs a query that must succeed, counting its DynamoDB requests: a 200 with no errors, and never a
+     * Scan (a resolver that scans fails the test that ran it).
+     */
+    public Counted counted(String query) {
+        counter.reset();
+        GraphQLClient.Response response = client.query(query);
+        List<String> operations = counter.operations();
+        org.junit.jupiter.api.Assertions.assertEquals(200, response.status(), response.raw().body());
+        org.junit.jupiter.api.Assertions.assertTrue(response.errors().isMissingNode(),
+                () -> "unexpected errors: " + response.errors());
+        org.junit.jupiter.api.Assertions.assertFalse(operations.contains("Scan"), "a resolver scanned the table");
+        return new Counted(response, operations);
+    }
+
     /** The catalog the server loaded: tests derive their expectations from it, not from constants. */
     public SampleCatalog sample() {
         return sample;
