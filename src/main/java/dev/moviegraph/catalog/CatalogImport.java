@@ -33,10 +33,16 @@ public interface CatalogImport {
 
     /**
      * After a re-import of {@code movie}: deletes the credits the new release no longer has (any not in
-     * {@code credits}), and makes the movie's monthly totals copy {@code title}, leaving their counts as
-     * they are. Returns the number of items it changed.
+     * {@code credits}) and the search entries of an earlier title, and makes the movie's monthly totals copy
+     * {@code title}, leaving their counts as they are. Returns the number of items it changed.
      */
     int reconcile(MovieId movie, Set<CreditKey> credits, String title);
+
+    /**
+     * After a re-import of {@code person}: deletes the search entries of a name the person no longer has
+     * (a rename's old words). Returns the number of items it deleted.
+     */
+    int reconcilePerson(PersonId person, String name);
 
     /** Items written so far by this process. */
     long itemsWritten();

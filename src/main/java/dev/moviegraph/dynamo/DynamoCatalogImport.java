@@ -7,6 +7,7 @@ import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.RankedPerson;
 
 import java.util.ArrayList;
@@ -153,11 +154,13 @@ public final class DynamoCatalogImport implements CatalogImport {
                 query).join();
         Set<Map<String, AttributeValue>> kept = new HashSet<>();
         credits.forEach(credit -> kept.add(TableModel.creditKey(movie, credit.personId(), credit.role())));
+        kept.addAll(SearchEntries.keys(TableModel.MOVIE_WORD, movie.value(), title));
         List<WriteRequest> deletes = new ArrayList<>();
         List<CompletableFuture<?>> updates = new ArrayList<>();
         for (Map<String, AttributeValue> item : collection) {
             Map<String, AttributeValue> key = TableModel.keyOf(item);
-            boolean credit = TableModel.CREDITS.stream().anyMatch(entity -> TableModel.is(item, entity));
+            boolean credit = TableModel.CREDITS.stream().anyMatch(entity -> TableModel.is(item, entity))
+                    || TableModel.is(item, TableModel.MOVIE_WORD);
             if (credit && !kept.contains(key)) {
                 deletes.add(WriteRequest.builder().deleteRequest(delete -> delete.key(key)).build());
             } else if (TableModel.is(item, TableModel.TOTAL)) {
@@ -176,6 +179,30 @@ public final class DynamoCatalogImport implements CatalogImport {
                 }
             }
         }
+        deleteAll(deletes);
+        CompletableFuture.allOf(updates.toArray(CompletableFuture[]::new)).join();
+        written.addAndGet(deletes.size() + updates.size());
+        return deletes.size() + updates.size();
+    }
+
+    @Override
+    public int reconcilePerson(PersonId person, String name) {
+        QueryRequest query = Access.PERSON_WORDS.query(table, Map.of(":pk", Map.of("personId", person), ":word", Map.of()))
+                .consistentRead(true).build();
+        Set<Map<String, AttributeValue>> wanted = new HashSet<>(SearchEntries.keys(TableModel.PERSON_WORD, person.value(), name));
+        List<WriteRequest> deletes = new ArrayList<>();
+        for (Map<String, AttributeValue> item : Queries.all(client, CallContext.NONE, Access.PERSON_WORDS, query).join()) {
+            Map<String, AttributeValue> key = TableModel.keyOf(item);
+            if (!wanted.contains(key)) {
+                deletes.add(WriteRequest.builder().deleteRequest(delete -> delete.key(key)).build());
+            }
+        }
+        deleteAll(deletes);
+        written.addAndGet(deletes.size());
+        return deletes.size();
+    }
+
+    private void deleteAll(List<WriteRequest> deletes) {
         for (List<WriteRequest> chunk : Batches.chunks(deletes, Batches.MAX_WRITE_ITEMS)) {
             List<WriteRequest> left = chunk;
             for (int attempt = 0; !left.isEmpty(); attempt++) {
@@ -186,9 +213,6 @@ public final class DynamoCatalogImport implements CatalogImport {
                         .join().unprocessedItems().getOrDefault(table, List.of());
             }
         }
-        CompletableFuture.allOf(updates.toArray(CompletableFuture[]::new)).join();
-        written.addAndGet(deletes.size() + updates.size());
-        return deletes.size() + updates.size();
     }
 
     @Override

@@ -369,22 +369,26 @@ public final class ImdbImport {
     /**
      * An update's last phase: every kept movie's collection is read once (one Query), the credits the new
      * files no longer have are deleted, and its monthly totals copy the new title; their counts stay.
+     * Then every kept person's search entries of a name they no longer have are deleted.
      */
     private void reconcile() {
         progress.phase("reconcile", null);
         long done = resumeLine("reconcile");
-        List<String> titles = new ArrayList<>(new java.util.TreeSet<>(kept.keySet()));
+        // Every kept title, then every kept person (whose search entries a rename leaves behind).
+        List<String> ids = new ArrayList<>(new java.util.TreeSet<>(kept.keySet()));
+        ids.addAll(new java.util.TreeSet<>(names.keySet()));
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(RECONCILE_THREADS);
         try {
-            for (int from = 0; from < titles.size(); from += RECONCILE_CHUNK) {
-                int to = Math.min(titles.size(), from + RECONCILE_CHUNK);
+            for (int from = 0; from < ids.size(); from += RECONCILE_CHUNK) {
+                int to = Math.min(ids.size(), from + RECONCILE_CHUNK);
                 if (to <= done) {
                     continue;
                 }
                 List<java.util.concurrent.Future<Integer>> running = new ArrayList<>();
-                for (String title : titles.subList(from, to)) {
-                    running.add(pool.submit(() -> target.reconcile(MovieId.of(title),
-                            creditsOf.getOrDefault(title, Set.of()), kept.get(title).title())));
+                for (String id : ids.subList(from, to)) {
+                    running.add(pool.submit(() -> kept.containsKey(id)
+                            ? target.reconcile(MovieId.of(id), creditsOf.getOrDefault(id, Set.of()), kept.get(id).title())
+                            : target.reconcilePerson(PersonId.of(id), names.get(id))));
                 }
                 for (java.util.concurrent.Future<Integer> result : running) {
                     result.get();

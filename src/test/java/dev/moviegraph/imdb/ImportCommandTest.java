@@ -230,6 +230,12 @@ class ImportCommandTest {
                         + " streamId: $id, at: \"2024-06-0" + i + "T10:00:00Z\"}) { counted } }", Map.of("id", "s" + i)).body();
                 assertTrue(receipt.path("data").path("recordStream").path("counted").asBoolean(), receipt.toString());
             }
+            assertEquals(List.of("tt0000001"), searchIds(graphql, "cafe soc"), "folded: Café");
+            assertEquals(List.of("nm0000003"), searchIds(graphql, "william"));
+            JsonNode kravitz = graphql.query("{ search(query: \"zoe kravitz\") { edges { node { ... on Person { id } }"
+                    + " knownFor { id } } } }").data().path("search").path("edges");
+            assertEquals("nm0000001", kravitz.path(0).path("node").path("id").asText());
+            assertEquals("tt0000001", kravitz.path(0).path("knownFor").path("id").asText(), "her most voted kept title");
         }
         // The next release: a new title and rating, a renamed person, one cast member gone, one added.
         ImdbFixture.write(files, "title.basics.tsv.gz", ImdbFixture.TITLE_BASICS_HEADER,
@@ -240,7 +246,7 @@ class ImportCommandTest {
         ImdbFixture.write(files, "name.basics.tsv.gz", ImdbFixture.NAME_BASICS_HEADER,
                 line("nm0000001", "Zoë Isabella Kravitz", "1988", N, "actress,producer", N),
                 line("nm0000002", "봉준호", "1969", N, "director,writer", N),
-                line("nm0000003", "William Shakespeare", "1564", "1616", "actor,writer", N),
+                line("nm0000003", "Will Shakespeare", "1564", "1616", "actor,writer", N),
                 line("nm0000005", "Newly Credited", "1950", N, "actor", N));
         ImdbFixture.write(files, "title.principals.tsv.gz", ImdbFixture.TITLE_PRINCIPALS_HEADER,
                 line("tt0000001", "1", "nm0000001", "actress", N, "[\"Maria\"]"),
@@ -274,7 +280,21 @@ class ImportCommandTest {
             JsonNode filmography = graphql.query("{ person(id: \"nm0000003\") { movies { edges { node { movie { id } } } } } }")
                     .data().path("person").path("movies").path("edges");
             assertEquals(1, filmography.size(), "Shakespeare is no longer in tt0000001");
+            assertEquals(List.of("tt0000001"), searchIds(graphql, "directors cut"), "the new title is searchable");
+            assertEquals(List.of("nm0000001"), searchIds(graphql, "isabella"), "so is the new name");
+            assertEquals(List.of(), searchIds(graphql, "william"), "the old name's words are gone");
+            assertEquals(List.of("nm0000003"), searchIds(graphql, "will shakesp"));
+            assertEquals(List.of("nm0000005"), searchIds(graphql, "newly credited"));
         }
+    }
+
+    private static List<String> searchIds(GraphQLClient graphql, String query) {
+        JsonNode response = graphql.query("{ search(query: \"" + query + "\") { edges { node { ... on Movie { id }"
+                + " ... on Person { id } } } } }").body();
+        assertTrue(response.path("errors").isMissingNode(), response.toString());
+        List<String> ids = new ArrayList<>();
+        response.path("data").path("search").path("edges").forEach(edge -> ids.add(edge.path("node").path("id").asText()));
+        return ids;
     }
 
     @Test
@@ -351,6 +371,11 @@ class ImportCommandTest {
         @Override
         public int reconcile(dev.moviegraph.catalog.MovieId movie, Set<CreditKey> credits, String title) {
             return target.reconcile(movie, credits, title);
+        }
+
+        @Override
+        public int reconcilePerson(dev.moviegraph.catalog.PersonId person, String name) {
+            return target.reconcilePerson(person, name);
         }
 
         @Override

@@ -144,11 +144,11 @@ class SampleCatalogTest {
     void anchorMoviesCarryTheirRealData() {
         Map<MovieId, Movie> movies = byId(CATALOG.movies(), Movie::id);
         assertEquals(new Movie(SHAWSHANK, "The Shawshank Redemption", 1994, LocalDate.of(1994, 9, 23),
-                List.of("Drama"), 142), movies.get(SHAWSHANK));
+                List.of("Drama"), 142, 9.3, 2_900_000), movies.get(SHAWSHANK));
         assertEquals(new Movie(MovieId.of("tt0068646"), "The Godfather", 1972, LocalDate.of(1972, 3, 24),
-                List.of("Crime", "Drama"), 175), movies.get(MovieId.of("tt0068646")));
+                List.of("Crime", "Drama"), 175, 9.2, 2_000_000), movies.get(MovieId.of("tt0068646")));
         assertEquals(new Movie(MovieId.of("tt0133093"), "The Matrix", 1999, LocalDate.of(1999, 3, 31),
-                List.of("Action", "Sci-Fi"), 136), movies.get(MovieId.of("tt0133093")));
+                List.of("Action", "Sci-Fi"), 136, 8.7, 2_100_000), movies.get(MovieId.of("tt0133093")));
         assertEquals(SHAWSHANK, CATALOG.movies().get(0).id(), "anchors come first");
     }
 
