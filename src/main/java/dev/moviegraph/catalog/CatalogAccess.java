@@ -15,6 +15,8 @@ public enum CatalogAccess {
     TOP_MOVIES,
     /** {@link CatalogReader#search}: a page of search results by word prefix. */
     SEARCH,
+    /** {@link CatalogReader#list}: a page of movies of a genre or year, or of the top rated. */
+    MOVIE_LISTS,
     /** {@link CatalogWriter#putMovie}, {@link CatalogWriter#putPerson}: an item and its copies. */
     PUT_ENTITY,
     /** {@link CatalogWriter#credit}, {@link CatalogWriter#uncredit}. */

@@ -25,6 +25,9 @@ public interface CatalogReader {
     /** A page of search results, best ranked first: one index Query. */
     CompletableFuture<Page<SearchHit>> search(SearchRead read, CallContext context);
 
+    /** A page of a list of movies (browse, top rated), in the list's order: one index Query. */
+    CompletableFuture<Page<SearchHit>> list(ListRead read, CallContext context);
+
     /** Whether the store answers at all. */
     CompletableFuture<Boolean> ping();
 

@@ -67,6 +67,15 @@ public final class StandIns {
         return new Page<>(entries, true);
     }
 
+    /** A full page of a movie list. */
+    public Page<SearchHit> list(ListRead read) {
+        List<Page.Entry<SearchHit>> entries = new ArrayList<>();
+        for (int i = 0; i < read.page().first(); i++) {
+            entries.add(new Page.Entry<>(TEXT, new SearchHit(SearchKind.MOVIE, nextMovie().value(), TEXT, null, null)));
+        }
+        return new Page<>(entries, true);
+    }
+
     private Credit credit(Part part, String ownerId, int position) {
         boolean movieSide = part.collection() == Part.Collection.MOVIE;
         return new Credit(movieSide ? MovieId.of(ownerId) : nextMovie(), movieSide ? nextPerson() : PersonId.of(ownerId),

@@ -81,6 +81,10 @@ enum Access {
     SEARCH_KIND(CatalogAccess.SEARCH, "Query", Index.GSI5, "gsi5pk = :prefix",
             ":prefix", new Binding(List.of(TableModel.MOVIE_WORD, TableModel.PERSON_WORD), TableModel.GSI5_PK, Bound.FULL)),
 
+    /** GSI6 (sparse, list entries only): a page of a movie list, in its order. */
+    MOVIE_LIST_PAGE(CatalogAccess.MOVIE_LISTS, "Query", Index.GSI6, "gsi6pk = :list",
+            ":list", bind(TableModel.MOVIE_LIST, TableModel.GSI6_PK)),
+
     /** The movie item, version-guarded, with its credits' and totals' copies of title and year. */
     PUT_MOVIE(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE, "pk = :pk",
             ":pk", bind(TableModel.MOVIE, PK)),

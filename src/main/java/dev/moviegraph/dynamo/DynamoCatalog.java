@@ -11,6 +11,7 @@ import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.CreditPage;
 import dev.moviegraph.catalog.Fetched;
 import dev.moviegraph.catalog.ItemRef;
+import dev.moviegraph.catalog.ListRead;
 import dev.moviegraph.catalog.MonthRange;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Page;
@@ -416,6 +417,30 @@ public final class DynamoCatalog implements CatalogReader {
             List<Page.Entry<SearchHit>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
                 entries.add(new Page.Entry<>(cursors.encode(list, access.index(), item), SearchEntries.hit(item)));
+            }
+            return new Page<>(entries, items.size() > read.page().first());
+        });
+    }
+
+    /** One Query of gsi6: a page of a movie list in its order (no filter: the list holds only its movies). */
+    @Override
+    public CompletableFuture<Page<SearchHit>> list(ListRead read, CallContext context) {
+        Access access = Access.MOVIE_LIST_PAGE;
+        int wanted = read.page().first() + 1;
+        if (context.planning()) {
+            return planned(context, List.of(new PlannedCall(access.describe(), 1,
+                    access.estimatedReadUnits(wanted, weights.largest()))), () -> context.planner().standIns().list(read));
+        }
+        QueryRequest.Builder query = access.query(table, Map.of(":list", Map.of("list", read.list().name())));
+        String partition = query.build().expressionAttributeValues().get(":list").s();
+        String list = "list:" + read.list().name();
+        if (read.page().after() != null) {
+            query.exclusiveStartKey(cursors.decode(list, access.index(), read.page().after(), partition));
+        }
+        return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
+            List<Page.Entry<SearchHit>> entries = new ArrayList<>();
+            for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
+                entries.add(new Page.Entry<>(cursors.encode(list, access.index(), item), SearchEntries.listed(item)));
             }
             return new Page<>(entries, items.size() > read.page().first());
         });

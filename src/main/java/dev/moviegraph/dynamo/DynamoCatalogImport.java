@@ -154,13 +154,16 @@ public final class DynamoCatalogImport implements CatalogImport {
                 query).join();
         Set<Map<String, AttributeValue>> kept = new HashSet<>();
         credits.forEach(credit -> kept.add(TableModel.creditKey(movie, credit.personId(), credit.role())));
-        kept.addAll(SearchEntries.keys(TableModel.MOVIE_WORD, movie.value(), title));
+        // The entries the movie item as now stored has (its search words, its lists): any other is stale.
+        collection.stream().filter(item -> TableModel.is(item, TableModel.MOVIE)).findFirst()
+                .ifPresent(item -> SearchEntries.of(TableModel.MOVIE.decode(item))
+                        .forEach(entry -> kept.add(TableModel.keyOf(entry))));
         List<WriteRequest> deletes = new ArrayList<>();
         List<CompletableFuture<?>> updates = new ArrayList<>();
         for (Map<String, AttributeValue> item : collection) {
             Map<String, AttributeValue> key = TableModel.keyOf(item);
             boolean credit = TableModel.CREDITS.stream().anyMatch(entity -> TableModel.is(item, entity))
-                    || TableModel.is(item, TableModel.MOVIE_WORD);
+                    || TableModel.is(item, TableModel.MOVIE_WORD) || TableModel.is(item, TableModel.MOVIE_LIST);
             if (credit && !kept.contains(key)) {
                 deletes.add(WriteRequest.builder().deleteRequest(delete -> delete.key(key)).build());
             } else if (TableModel.is(item, TableModel.TOTAL)) {

@@ -96,7 +96,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             List<Map<String, AttributeValue>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> copy : collection(context, movie.id(), false)) {
                 copyUpdate(copy, TableModel.MOVIE, values, next).ifPresent(copies::add);
-                if (TableModel.is(copy, TableModel.MOVIE_WORD)) {
+                if (TableModel.is(copy, TableModel.MOVIE_WORD) || TableModel.is(copy, TableModel.MOVIE_LIST)) {
                     entries.add(copy);
                 }
             }

@@ -27,7 +27,9 @@ enum Index {
     /** Sparse: search entries of movies and people together, by word prefix, best ranked first. */
     GSI4("gsi4", TableModel.GSI4_PK, TableModel.RANK, ScalarAttributeType.S, false),
     /** Sparse: search entries of one kind, by kind and word prefix, best ranked first. */
-    GSI5("gsi5", TableModel.GSI5_PK, TableModel.RANK, ScalarAttributeType.S, false);
+    GSI5("gsi5", TableModel.GSI5_PK, TableModel.RANK, ScalarAttributeType.S, false),
+    /** Sparse: movie lists (a genre, a year, both; the top rated), each in its order. */
+    GSI6("gsi6", TableModel.GSI6_PK, TableModel.LIST_RANK, ScalarAttributeType.S, false);
 
     private final String indexName;
     private final String partitionKey;

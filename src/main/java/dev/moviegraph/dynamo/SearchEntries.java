@@ -7,9 +7,12 @@ import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.SearchHit;
 import dev.moviegraph.catalog.SearchKind;
 import dev.moviegraph.catalog.SearchText;
+import dev.moviegraph.catalog.MovieList;
+import dev.moviegraph.dynamo.TableModel.ListEntry;
 import dev.moviegraph.dynamo.TableModel.SearchEntry;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,10 +20,11 @@ import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The search entries of a movie or a person, derived from the item alone (and, for a person, their
- * best-known title): one per indexed prefix of the title or name ({@link SearchText#prefixes}), each
- * ranked by {@link #rank}. Writers put these beside the item and delete the entries of prefixes the item
- * no longer has.
+ * The entries that make a movie or a person findable, derived from the item alone (and, for a person,
+ * their best-known title): a search entry per indexed prefix of the title or name
+ * ({@link SearchText#prefixes}), ranked by {@link #rank}; and for a movie, a list entry per
+ * {@link MovieList} it belongs to. Writers put these beside the item and delete those the item no
+ * longer has.
  */
 final class SearchEntries {
     private static final long MAX_VOTES = 9_999_999_999L;
@@ -41,15 +45,60 @@ final class SearchEntries {
         return String.format("%02d%03d%010d#%s", 99 - band, length, MAX_VOTES - clamped, id);
     }
 
+    /** A movie's search entries and list entries. */
     static List<Map<String, AttributeValue>> of(Movie movie) {
         String words = SearchText.wordList(movie.title());
-        String rank = rank(movie.title(), movie.numVotes() == null ? 0 : movie.numVotes(), movie.id().value());
+        long votes = movie.numVotes() == null ? 0 : movie.numVotes();
+        String rank = rank(movie.title(), votes, movie.id().value());
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         for (String prefix : SearchText.prefixes(movie.title())) {
             items.add(TableModel.MOVIE_WORD.encode(new SearchEntry(movie.id().value(), prefix, movie.title(),
                     movie.year(), words, rank, null, null, null, null)));
         }
+        String popular = String.format("%010d#%s", MAX_VOTES - Math.min(votes, MAX_VOTES), movie.id().value());
+        for (MovieList list : lists(movie)) {
+            String order = list.topRated()
+                    ? String.format("%03d", 100 - Math.round(movie.averageRating() * 10)) + popular : popular;
+            items.add(TableModel.MOVIE_LIST.encode(new ListEntry(movie.id().value(), list.name(), movie.title(),
+                    movie.year(), order)));
+        }
         return items;
+    }
+
+    /**
+     * The lists a movie is in: each of its genres, its year, each genre with its year; and when it has
+     * {@link MovieList#TOP_RATED_VOTES} votes or more, the top rated of all genres and of each of its own.
+     */
+    static Set<MovieList> lists(Movie movie) {
+        Set<MovieList> lists = new LinkedHashSet<>();
+        boolean rated = movie.averageRating() != null && movie.numVotes() != null
+                && movie.numVotes() >= MovieList.TOP_RATED_VOTES;
+        Integer year = movie.year() != null && movie.year() >= 1870 && movie.year() <= 2200 ? movie.year() : null;
+        if (year != null) {
+            lists.add(MovieList.browse(null, year));
+        }
+        if (rated) {
+            lists.add(MovieList.topRated(null));
+        }
+        for (String genre : movie.genres()) {
+            if (genre.isBlank() || genre.length() > 50) {
+                continue;
+            }
+            lists.add(MovieList.browse(genre, null));
+            if (year != null) {
+                lists.add(MovieList.browse(genre, year));
+            }
+            if (rated) {
+                lists.add(MovieList.topRated(genre));
+            }
+        }
+        return lists;
+    }
+
+    /** The movie an entry of a list stands for. */
+    static SearchHit listed(Map<String, AttributeValue> item) {
+        ListEntry entry = TableModel.MOVIE_LIST.decode(item);
+        return new SearchHit(SearchKind.MOVIE, entry.id(), entry.title(), entry.year(), null);
     }
 
     static List<Map<String, AttributeValue>> of(Person person, KnownFor knownFor) {

@@ -65,6 +65,10 @@ public final class TableModel {
     static final String GSI5_PK = "gsi5pk";
     /** A search entry's rank: a plain attribute that is the sort key of both search indexes. */
     static final String RANK = "srank";
+    /** Browse and top rated: a movie list's partition. */
+    static final String GSI6_PK = "gsi6pk";
+    /** A list entry's place in its list: the sort key of gsi6. */
+    static final String LIST_RANK = "lrank";
     /** A total's count: a plain attribute that is also GSI2's sort key. */
     static final String STREAMS = "streams";
     /** Every item carries its type; items are decoded by it, never by key prefixes. */
@@ -155,6 +159,19 @@ public final class TableModel {
             .key(GSI4_PK, "srch#{prefix}").key(GSI5_PK, "srch#per#{prefix}")
             .estimatedBytes(384);
 
+    /**
+     * A movie's place in one list it belongs to (a genre, a year, both; the top rated of all or of a
+     * genre), in its item collection and in gsi6 under the list, ordered by {@code rank}.
+     */
+    public record ListEntry(String id, String list, String title, Integer year, String rank) {
+    }
+
+    static final Entity<ListEntry> MOVIE_LIST = Entity.of("movieList", ListEntry.class)
+            .store("id", "movieId").store("rank", LIST_RANK)
+            .key(PK, "mov#{movieId}").key(SK, "list#{list}")
+            .key(GSI6_PK, "lst#{list}")
+            .estimatedBytes(192);
+
     static final Entity<StoredStream> STREAM = Entity.of("stream", StoredStream.class)
             .key(PK, "str#{streamId}").key(SK, "str#{streamId}")
             .estimatedBytes(256);
@@ -188,7 +205,7 @@ public final class TableModel {
             .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
 
     static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
-            List.of(TOTAL, MOVIE_WORD, PERSON_WORD, STREAM, CHECKPOINT, META, IMPORT, LEASE, CHANGE, PERSISTED_QUERY));
+            List.of(TOTAL, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, META, IMPORT, LEASE, CHANGE, PERSISTED_QUERY));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));
@@ -389,8 +406,8 @@ public final class TableModel {
     }
 
     static String itemsTable(List<Entity<?>> entities) {
-        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi2pk` | `gsi4pk` | `gsi5pk` | Attributes | Copies |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi2pk` | `gsi4pk` | `gsi5pk` | `gsi6pk` | Attributes | Copies |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Entity<?> entity : entities) {
             Set<String> copied = new LinkedHashSet<>();
             entity.copies().forEach(copy -> copied.addAll(copy.attributes().keySet()));
@@ -404,7 +421,7 @@ public final class TableModel {
                     .collect(Collectors.joining(", ")) + " (`" + copy.versionAttribute() + "`)").toList();
             table.append("| ").append(entity.recordType().getSimpleName())
                     .append(" | `").append(entity.type()).append('`');
-            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI2_PK, GSI4_PK, GSI5_PK)) {
+            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI2_PK, GSI4_PK, GSI5_PK, GSI6_PK)) {
                 KeyTemplate template = entity.template(key);
                 table.append(" | ").append(template == null ? "" : "`" + template.text() + "`");
             }

@@ -15,6 +15,8 @@ import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.KnownFor;
+import dev.moviegraph.catalog.ListRead;
+import dev.moviegraph.catalog.MovieList;
 import dev.moviegraph.catalog.Page;
 import dev.moviegraph.catalog.PageRequest;
 import dev.moviegraph.catalog.Paged;
@@ -96,8 +98,16 @@ final class CatalogWiring {
         }
         field("Query", "topMovies", Set.of(CatalogAccess.TOP_MOVIES), this::topMovies);
         field("Query", "search", Set.of(CatalogAccess.SEARCH), CatalogWiring::search);
-        field("SearchConnection", "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
-        field("SearchConnection", "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+        field("Query", "browseMovies", Set.of(CatalogAccess.MOVIE_LISTS),
+                env -> list(env, MovieList.browse(env.getArgument("genre"), env.getArgument("year"))));
+        field("Query", "topRated", Set.of(CatalogAccess.MOVIE_LISTS),
+                env -> list(env, MovieList.topRated(env.getArgument("genre"))));
+        for (String connection : List.of("SearchConnection", "MovieConnection")) {
+            field(connection, "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
+            field(connection, "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+        }
+        field("MovieEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
+        field("MovieEdge", "node", Set.of(CatalogAccess.MOVIE_COLLECTION), env -> searchNode(env, searchHit(env)));
         field("SearchEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
         field("SearchEdge", "node", Set.of(CatalogAccess.MOVIE_COLLECTION, CatalogAccess.PERSON_CREDITS),
                 env -> searchNode(env, searchHit(env)));
@@ -293,6 +303,13 @@ final class CatalogWiring {
         SearchRead read = new SearchRead(query, kinds, PageRequest.of(env.getArgument("first"), env.getArgument("after")));
         RequestScope scope = RequestScope.of(env);
         return scope.catalog().search(read, scope.context(List.of(Paths.of(env))));
+    }
+
+    /** One page of a movie list: one index Query. */
+    private static CompletableFuture<Page<SearchHit>> list(DataFetchingEnvironment env, MovieList list) {
+        ListRead read = new ListRead(list, PageRequest.of(env.getArgument("first"), env.getArgument("after")));
+        RequestScope scope = RequestScope.of(env);
+        return scope.catalog().list(read, scope.context(List.of(Paths.of(env))));
     }
 
     private static SearchHit searchHit(DataFetchingEnvironment env) {

@@ -5,6 +5,7 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CollectionPage;
 import dev.moviegraph.catalog.CollectionRead;
+import dev.moviegraph.catalog.ListRead;
 import dev.moviegraph.catalog.Page;
 import dev.moviegraph.catalog.SearchHit;
 import dev.moviegraph.catalog.SearchRead;
@@ -119,6 +120,11 @@ final class PlanningCatalog implements CatalogReader, ReadPlanner {
     @Override
     public CompletableFuture<Page<SearchHit>> search(SearchRead read, CallContext context) {
         return store.search(read, planning(context));
+    }
+
+    @Override
+    public CompletableFuture<Page<SearchHit>> list(ListRead read, CallContext context) {
+        return store.list(read, planning(context));
     }
 
     private CallContext planning(CallContext context) {

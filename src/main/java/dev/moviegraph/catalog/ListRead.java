@@ -1,0 +1,5 @@
+package dev.moviegraph.catalog;
+
+/** A page of one {@link MovieList}. */
+public record ListRead(MovieList list, PageRequest page) {
+}
