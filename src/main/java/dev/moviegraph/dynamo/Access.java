@@ -45,8 +45,14 @@ enum Access {
     /** LSI1 from the start: directors, writers, the movie, then the cast, until the cast page is full. */
     MOVIE_CREDITS(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk",
             ":pk", bind(TableModel.MOVIE, PK)),
-    /** The whole item collection: movie, credits and monthly totals. */
-    WHOLE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk",
+    /**
+     * The item collection as readers see it: movie, credits and monthly totals. The movie's list and
+     * search entries sort last ({@code xl#}, {@code xw#}), so the range stops before them.
+     */
+    WHOLE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk AND sk < :entries",
+            ":pk", bind(TableModel.MOVIE, PK), ":entries", new Binding(List.of(TableModel.MOVIE_LIST), SK, Bound.PREFIX)),
+    /** Every item of a movie's collection, its list and search entries too: what writers replace or delete. */
+    ENTIRE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk",
             ":pk", bind(TableModel.MOVIE, PK)),
     /** The movie item and its totals: the sort-key range skips the credits. */
     MOVIE_AND_TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk AND sk BETWEEN :low AND :high",

@@ -296,7 +296,7 @@ public final class DynamoCatalog implements CatalogReader {
     /** Base-table Query of the whole item collection: movie, credits and totals in one request (plus pages). */
     private CompletableFuture<CollectionPage> wholeCollection(CollectionRead read, Map<String, Object> owner,
                                                               CallContext context) {
-        QueryRequest query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", owner)).build();
+        QueryRequest query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", owner, ":entries", Map.of())).build();
         Slice cast = read.slice(Part.CAST);
         String partition = TableModel.render(TableModel.MOVIE, TableModel.PK, owner);
         String after = cast == null || cast.page().after() == null ? null

@@ -148,9 +148,9 @@ public final class DynamoCatalogImport implements CatalogImport {
 
     @Override
     public int reconcile(MovieId movie, Set<CreditKey> credits, String title) {
-        QueryRequest query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", movie)))
+        QueryRequest query = Access.ENTIRE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", movie)))
                 .consistentRead(true).build();
-        List<Map<String, AttributeValue>> collection = Queries.all(client, CallContext.NONE, Access.WHOLE_COLLECTION,
+        List<Map<String, AttributeValue>> collection = Queries.all(client, CallContext.NONE, Access.ENTIRE_COLLECTION,
                 query).join();
         Set<Map<String, AttributeValue>> kept = new HashSet<>();
         credits.forEach(credit -> kept.add(TableModel.creditKey(movie, credit.personId(), credit.role())));

@@ -381,13 +381,13 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     /** Every item of a movie's collection, read consistently; only keys and types when {@code keysOnly}. */
     private List<Map<String, AttributeValue>> collection(CallContext context, MovieId movieId, boolean keysOnly) {
-        QueryRequest.Builder query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", movieId)))
+        QueryRequest.Builder query = Access.ENTIRE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", movieId)))
                 .consistentRead(true);
         if (keysOnly) {
             query.projectionExpression("#pk, #sk, #type")
                     .expressionAttributeNames(Map.of("#pk", TableModel.PK, "#sk", TableModel.SK, "#type", TableModel.TYPE));
         }
-        return Queries.all(client, context, Access.WHOLE_COLLECTION, query.build()).join();
+        return Queries.all(client, context, Access.ENTIRE_COLLECTION, query.build()).join();
     }
 
     private void transactInChunks(CallContext context, Access access, TransactWriteItem first,

@@ -37,9 +37,9 @@ public final class ImportedItems {
         List<CompletableFuture<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
         for (String id : movieIds) {
             inFlight.acquireUninterruptibly();
-            QueryRequest query = Access.WHOLE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", MovieId.of(id))))
+            QueryRequest query = Access.ENTIRE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", MovieId.of(id))))
                     .build();
-            reads.add(Queries.all(client, CallContext.NONE, Access.WHOLE_COLLECTION, query)
+            reads.add(Queries.all(client, CallContext.NONE, Access.ENTIRE_COLLECTION, query)
                     .whenComplete((items, failure) -> inFlight.release()));
         }
         List<Map<String, AttributeValue>> items = new ArrayList<>();

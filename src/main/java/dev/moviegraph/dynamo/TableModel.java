@@ -146,16 +146,18 @@ public final class TableModel {
                               String knownForId, String knownForTitle, Integer knownForYear, Integer knownForVotes) {
     }
 
+    // Entries derived from a movie or person sort after every other item of its collection (xl#, then
+    // xw#), so readers of the collection stop before them (Access.WHOLE_COLLECTION).
     static final Entity<SearchEntry> MOVIE_WORD = Entity.of("movieWord", SearchEntry.class)
             .store("id", "movieId").store("rank", RANK)
-            .key(PK, "mov#{movieId}").key(SK, "word#{prefix}")
+            .key(PK, "mov#{movieId}").key(SK, "xw#{prefix}")
             .key(GSI4_PK, "srch#{prefix}").key(GSI5_PK, "srch#mov#{prefix}")
             .omit("knownForId").omit("knownForTitle").omit("knownForYear").omit("knownForVotes")
             .estimatedBytes(256);
 
     static final Entity<SearchEntry> PERSON_WORD = Entity.of("personWord", SearchEntry.class)
             .store("id", "personId").store("rank", RANK)
-            .key(PK, "per#{personId}").key(SK, "word#{prefix}")
+            .key(PK, "per#{personId}").key(SK, "xw#{prefix}")
             .key(GSI4_PK, "srch#{prefix}").key(GSI5_PK, "srch#per#{prefix}")
             .estimatedBytes(384);
 
@@ -168,7 +170,7 @@ public final class TableModel {
 
     static final Entity<ListEntry> MOVIE_LIST = Entity.of("movieList", ListEntry.class)
             .store("id", "movieId").store("rank", LIST_RANK)
-            .key(PK, "mov#{movieId}").key(SK, "list#{list}")
+            .key(PK, "mov#{movieId}").key(SK, "xl#{list}")
             .key(GSI6_PK, "lst#{list}")
             .estimatedBytes(192);
 
