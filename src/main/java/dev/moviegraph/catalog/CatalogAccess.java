@@ -17,6 +17,10 @@ public enum CatalogAccess {
     SEARCH,
     /** {@link CatalogReader#list}: a page of movies of a genre or year, or of the top rated. */
     MOVIE_LISTS,
+    /** {@link CatalogReader#awardWinners}: an award's winners, of all categories or one. */
+    AWARD_WINNERS,
+    /** {@link CatalogWriter#recordAward}, {@link CatalogWriter#removeAward}. */
+    AWARD,
     /** {@link CatalogWriter#putMovie}, {@link CatalogWriter#putPerson}: an item and its copies. */
     PUT_ENTITY,
     /** {@link CatalogWriter#credit}, {@link CatalogWriter#uncredit}. */

@@ -28,6 +28,9 @@ public interface CatalogReader {
     /** A page of a list of movies (browse, top rated), in the list's order: one index Query. */
     CompletableFuture<Page<SearchHit>> list(ListRead read, CallContext context);
 
+    /** A page of an award's winners, newest first (nominations are not in the index): one index Query. */
+    CompletableFuture<Page<Award>> awardWinners(AwardWinnersRead read, CallContext context);
+
     /** Whether the store answers at all. */
     CompletableFuture<Boolean> ping();
 

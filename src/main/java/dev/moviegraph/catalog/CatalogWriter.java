@@ -33,4 +33,13 @@ public interface CatalogWriter {
 
     /** Records one stream, exactly once per stream id; see {@link StreamReceipt}. */
     CompletableFuture<StreamReceipt> recordStream(StreamRecord stream, CallContext context);
+
+    /**
+     * Records an award or nomination (or changes whether it was won): the movie and person it names must
+     * exist (NOT_FOUND otherwise, checked in the same transaction).
+     */
+    CompletableFuture<Award> recordAward(Award award, CallContext context);
+
+    /** Removes an award or nomination; false when there was none (its {@code won} does not matter). */
+    CompletableFuture<Boolean> removeAward(Award award, CallContext context);
 }

@@ -1,8 +1,8 @@
 package dev.moviegraph.catalog;
 
 /**
- * A list that lives in one item collection or index partition: a movie's cast, crew and monthly
- * totals, a person's credits by role, a month's totals by streams. A {@link CollectionRead} asks for
+ * A list that lives in one item collection or index partition: a movie's cast, crew, awards and monthly
+ * totals, a person's credits by role and awards, a month's totals by streams. A {@link CollectionRead} asks for
  * any parts of one collection together; the store answers them with the fewest requests.
  */
 public enum Part {
@@ -10,9 +10,13 @@ public enum Part {
     DIRECTORS(Collection.MOVIE, Role.DIRECTOR),
     WRITERS(Collection.MOVIE, Role.WRITER),
     TOTALS(Collection.MOVIE, null),
+    /** A movie's awards and nominations, newest first. */
+    MOVIE_AWARDS(Collection.MOVIE, null),
     ACTED(Collection.PERSON, Role.CAST),
     DIRECTED(Collection.PERSON, Role.DIRECTOR),
     WROTE(Collection.PERSON, Role.WRITER),
+    /** A person's awards and nominations, newest first. */
+    PERSON_AWARDS(Collection.PERSON, null),
     TOP(Collection.MONTH, null);
 
     /** Whose list it is: a movie's item collection, a person's credits, a month's totals. */
@@ -41,6 +45,10 @@ public enum Part {
 
     public boolean isCredits() {
         return role != null;
+    }
+
+    public boolean isAwards() {
+        return this == MOVIE_AWARDS || this == PERSON_AWARDS;
     }
 
     /** The part of a movie's collection that lists credits of this role. */

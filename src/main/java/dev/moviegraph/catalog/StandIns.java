@@ -31,10 +31,18 @@ public final class StandIns {
         Record owner = read.includeOwner() && read.owner() != null ? item(read.owner()) : null;
         Map<Part, CreditPage> credits = new EnumMap<>(Part.class);
         List<MonthlyStreams> totals = null;
+        List<Award> awards = null;
         for (Map.Entry<Part, Slice> entry : read.parts().entrySet()) {
             Part part = entry.getKey();
             Slice slice = entry.getValue();
-            if (part.isCredits()) {
+            if (part.isAwards()) {
+                awards = new ArrayList<>();
+                for (int i = 0; i < slice.mostItems(); i++) {
+                    boolean movieSide = part.collection() == Part.Collection.MOVIE;
+                    awards.add(new Award(TEXT, TEXT, 2000, true, movieSide ? nextPerson() : PersonId.of(read.id()),
+                            movieSide ? MovieId.of(read.id()) : nextMovie()));
+                }
+            } else if (part.isCredits()) {
                 List<CreditPage.Entry> entries = new ArrayList<>();
                 for (int i = 0; i < slice.mostItems(); i++) {
                     entries.add(new CreditPage.Entry(TEXT, credit(part, read.id(), i + 1)));
@@ -51,7 +59,7 @@ public final class StandIns {
                 totals = months(slice.months()).stream().map(month -> new MonthlyStreams(movie, TEXT, month, 0)).toList();
             }
         }
-        return new CollectionPage(owner, credits, totals);
+        return new CollectionPage(owner, credits, totals, awards);
     }
 
     /** A full page of a search: the first half movies, then people (so both result types plan their fields). */
@@ -63,6 +71,15 @@ public final class StandIns {
             String id = kind == SearchKind.MOVIE ? nextMovie().value() : nextPerson().value();
             entries.add(new Page.Entry<>(TEXT, new SearchHit(kind, id, TEXT, null,
                     kind == SearchKind.PERSON ? new KnownFor(nextMovie(), TEXT, null, 0) : null)));
+        }
+        return new Page<>(entries, true);
+    }
+
+    /** A full page of an award's winners, each naming a person and a movie. */
+    public Page<Award> winners(AwardWinnersRead read) {
+        List<Page.Entry<Award>> entries = new ArrayList<>();
+        for (int i = 0; i < read.page().first(); i++) {
+            entries.add(new Page.Entry<>(TEXT, new Award(TEXT, TEXT, 2000, true, nextPerson(), nextMovie())));
         }
         return new Page<>(entries, true);
     }

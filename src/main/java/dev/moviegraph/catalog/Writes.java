@@ -60,6 +60,23 @@ public final class Writes {
         return billing == null ? null : Inputs.inRange("billing", billing, 1, MAX_BILLING);
     }
 
+    /**
+     * An award as a client gives it: award 1..100 and category 1..200 characters without '#' (they are
+     * parts of its keys), year 1900..next year.
+     */
+    public static Award award(Award award, Clock clock) {
+        text("award", award.award());
+        if (award.award().length() > 100) {
+            throw new InvalidInputException("award must be at most 100 characters, got " + award.award().length());
+        }
+        text("category", award.category());
+        if (award.award().contains("#") || award.category().contains("#")) {
+            throw new InvalidInputException("award and category must not contain '#'");
+        }
+        Inputs.inRange("year", award.year(), 1900, Year.now(clock).getValue() + 1);
+        return award;
+    }
+
     public static StreamRecord stream(StreamRecord stream, Clock clock) {
         if (!STREAM_ID.matcher(stream.streamId()).matches()) {
             throw new InvalidInputException("streamId must be 1 to 64 of A-Z a-z 0-9 . _ : -");

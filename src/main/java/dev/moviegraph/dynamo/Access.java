@@ -39,7 +39,7 @@ enum Access {
     /** LSI1 after the movie item: a cast page, top-billed first. */
     CAST_PAGE(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk AND lsi1sk > :movie",
             ":pk", bind(TableModel.MOVIE, PK), ":movie", bind(TableModel.MOVIE, LSI1_SK)),
-    /** LSI1 up to the movie item: directors, then writers, in credit order, then the movie. */
+    /** LSI1 up to the movie item: the movie's awards, directors, then writers, in credit order, then the movie. */
     CREW(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk AND lsi1sk <= :movie",
             ":pk", bind(TableModel.MOVIE, PK), ":movie", bind(TableModel.MOVIE, LSI1_SK)),
     /** LSI1 from the start: directors, writers, the movie, then the cast, until the cast page is full. */
@@ -61,11 +61,22 @@ enum Access {
     TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk AND sk BETWEEN :low AND :high",
             ":pk", bind(TableModel.MOVIE, PK), ":low", bind(TableModel.TOTAL, SK).orPrefix(),
             ":high", bind(TableModel.TOTAL, SK).orPrefixEnd()),
-    /** GSI3 from the person item: the person, then their acting credits, newest first. */
+    /** GSI3 from the person's awards: their awards, the person, then their acting credits, newest first. */
     PERSON_WITH_ACTED(CatalogAccess.PERSON_CREDITS, "Query", Index.GSI3,
-            "gsi3pk = :person AND gsi3sk BETWEEN :item AND :acted",
-            ":person", bind(TableModel.PERSON, GSI3_PK), ":item", bind(TableModel.PERSON, GSI3_SK),
+            "gsi3pk = :person AND gsi3sk BETWEEN :awards AND :acted",
+            ":person", bind(TableModel.PERSON, GSI3_PK),
+            ":awards", new Binding(List.of(TableModel.PERSON_AWARD), GSI3_SK, Bound.PREFIX),
             ":acted", bind(TableModel.CAST, GSI3_SK).prefixEnd()),
+    /** GSI3: a person's awards (newest first), then the person item. */
+    PERSON_WITH_AWARDS(CatalogAccess.PERSON_CREDITS, "Query", Index.GSI3,
+            "gsi3pk = :person AND gsi3sk BETWEEN :awards AND :item",
+            ":person", bind(TableModel.PERSON, GSI3_PK),
+            ":awards", new Binding(List.of(TableModel.PERSON_AWARD), GSI3_SK, Bound.PREFIX),
+            ":item", bind(TableModel.PERSON, GSI3_SK)),
+    /** GSI3: a person's awards alone, newest first. */
+    PERSON_AWARDS(CatalogAccess.PERSON_CREDITS, "Query", Index.GSI3, "gsi3pk = :person AND begins_with(gsi3sk, :awards)",
+            ":person", bind(TableModel.PERSON, GSI3_PK),
+            ":awards", new Binding(List.of(TableModel.PERSON_AWARD), GSI3_SK, Bound.PREFIX)),
     /** GSI3: the person item and every credit of the person, all roles (a rename rewrites their copies). */
     PERSON_PARTITION(CatalogAccess.PUT_ENTITY, "Query", Index.GSI3, "gsi3pk = :person",
             ":person", bind(TableModel.PERSON, GSI3_PK)),
@@ -90,6 +101,18 @@ enum Access {
     /** GSI6 (sparse, list entries only): a page of a movie list, in its order. */
     MOVIE_LIST_PAGE(CatalogAccess.MOVIE_LISTS, "Query", Index.GSI6, "gsi6pk = :list",
             ":list", bind(TableModel.MOVIE_LIST, TableModel.GSI6_PK)),
+
+    /** GSI5 (sparse: winners only, overloaded with search): an award's winners of every category, newest first. */
+    AWARD_WINNERS(CatalogAccess.AWARD_WINNERS, "Query", Index.GSI5, "gsi5pk = :award",
+            ":award", bind(TableModel.MOVIE_AWARD, TableModel.GSI5_PK)),
+    /** GSI6 (sparse: winners only, overloaded with movie lists): an award's winners in one category, newest first. */
+    AWARD_WINNERS_IN_CATEGORY(CatalogAccess.AWARD_WINNERS, "Query", Index.GSI6, "gsi6pk = :category",
+            ":category", bind(TableModel.MOVIE_AWARD, TableModel.GSI6_PK)),
+    /** Condition checks of the movie and the person it names, and the award, in one transaction. */
+    RECORD_AWARD(CatalogAccess.AWARD, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", awardKey(PK), ":sk", awardKey(SK)),
+    REMOVE_AWARD(CatalogAccess.AWARD, "DeleteItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", awardKey(PK), ":sk", awardKey(SK)),
 
     /** The movie item, version-guarded, with its credits' and totals' copies of title and year. */
     PUT_MOVIE(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE, "pk = :pk",
@@ -188,6 +211,11 @@ enum Access {
 
     private static Binding bind(Entity<?> entity, String keyAttribute) {
         return new Binding(List.of(entity), keyAttribute, Bound.FULL);
+    }
+
+    /** An award, kept with its movie or, naming none, with its person. */
+    private static Binding awardKey(String keyAttribute) {
+        return new Binding(List.of(TableModel.MOVIE_AWARD, TableModel.PERSON_AWARD), keyAttribute, Bound.FULL);
     }
 
     /** Any item a reference can name: movies, people and totals. */

@@ -1,5 +1,6 @@
 package dev.moviegraph.dynamo;
 
+import dev.moviegraph.catalog.Award;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.MovieId;
@@ -54,6 +55,12 @@ public final class BulkLoader {
     /** Writes every item, then the marker; returns the number of items written. */
     public int load(String marker, List<Movie> movies, List<Person> people, List<Credit> credits,
                     List<MonthlyStreams> totals) {
+        return load(marker, movies, people, credits, totals, List.of());
+    }
+
+    /** The same with awards and nominations. */
+    public int load(String marker, List<Movie> movies, List<Person> people, List<Credit> credits,
+                    List<MonthlyStreams> totals, List<Award> awards) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         Map<MovieId, Movie> byId = new HashMap<>();
         movies.forEach(movie -> byId.put(movie.id(), movie));
@@ -69,6 +76,7 @@ public final class BulkLoader {
         people.forEach(person -> items.addAll(DynamoCatalogImport.encode(new RankedPerson(person, knownFor.get(person.id())))));
         credits.forEach(credit -> items.add(TableModel.credits(credit.role()).encode(credit)));
         totals.forEach(total -> items.add(TableModel.TOTAL.encode(total)));
+        awards.forEach(award -> items.add(TableModel.awards(award).encode(award)));
         new ItemWeights(client, table).load().observe(items)
                 .thenCompose(ignored -> batches.putAll(items, PARALLEL_WRITES))
                 .thenCompose(ignored -> putMarker(marker))

@@ -3,6 +3,8 @@ package dev.moviegraph.dynamo;
 import static dev.moviegraph.dynamo.TableModel.LSI1_SK;
 
 import dev.moviegraph.catalog.AccessPattern;
+import dev.moviegraph.catalog.Award;
+import dev.moviegraph.catalog.AwardWinnersRead;
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CollectionPage;
@@ -53,6 +55,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 public final class DynamoCatalog implements CatalogReader {
     /** What a movie's first credits Query reads beyond its cast page: the crew sorts before the cast. */
     private static final int CREW_SLACK = 20;
+    /** Awards a person's first acting page reads before the person item, in its first request. */
+    private static final int AWARDS_SLACK = 10;
     /** Entries a search with narrowing words reads beyond its page, for those the words filter out. */
     private static final int NARROWING_SLACK = 200;
 
@@ -125,16 +129,31 @@ public final class DynamoCatalog implements CatalogReader {
         switch (read.collection()) {
             case MONTH -> steps.add(new Step(Access.TOP_OF_MONTH, Set.of(Part.TOP), false, read.slice(Part.TOP).limit()));
             case PERSON -> {
+                // GSI3 holds a person's awards, then the person, then each role's credits: the awards and
+                // the person come with the first acting page, or together in a Query of their own.
+                Slice awards = parts.get(Part.PERSON_AWARDS);
                 boolean ownerCovered = false;
+                boolean awardsCovered = awards == null;
                 for (Part part : parts.keySet()) {
                     Slice slice = parts.get(part);
                     boolean first = slice.page() == null || slice.page().after() == null;
-                    if (part == Part.ACTED && read.includeOwner() && first) {
-                        steps.add(new Step(Access.PERSON_WITH_ACTED, Set.of(part), true, slice.mostItems() + 2));
+                    if (part.isAwards()) {
+                        continue;
+                    }
+                    if (part == Part.ACTED && (read.includeOwner() || awards != null) && first) {
+                        steps.add(new Step(Access.PERSON_WITH_ACTED, awards == null ? Set.of(part) : Set.of(part, Part.PERSON_AWARDS),
+                                true, slice.mostItems() + 2 + (awards == null ? 0 : awards.mostItems())));
                         ownerCovered = true;
+                        awardsCovered = true;
                     } else {
                         steps.add(new Step(Access.PERSON_CREDITS, Set.of(part), false, slice.mostItems() + 1));
                     }
+                }
+                if (!awardsCovered) {
+                    boolean withOwner = read.includeOwner() && !ownerCovered;
+                    steps.add(0, new Step(withOwner ? Access.PERSON_WITH_AWARDS : Access.PERSON_AWARDS,
+                            Set.of(Part.PERSON_AWARDS), withOwner, awards.mostItems() + (withOwner ? 1 : 0)));
+                    ownerCovered |= withOwner;
                 }
                 if (read.includeOwner() && !ownerCovered) {
                     steps.add(0, new Step(Access.GET_ITEM, Set.of(), true, 1));
@@ -149,9 +168,9 @@ public final class DynamoCatalog implements CatalogReader {
         Map<Part, Slice> parts = read.parts();
         Slice cast = parts.get(Part.CAST);
         Slice totals = parts.get(Part.TOTALS);
-        // The crew: every credit part but the cast (they all sort before the movie item in LSI1).
+        // The crew and the awards: every part that sorts before the movie item in LSI1.
         Set<Part> crew = new HashSet<>(parts.keySet());
-        crew.removeIf(part -> !part.isCredits() || part == Part.CAST);
+        crew.removeIf(part -> !(part.isCredits() || part.isAwards()) || part == Part.CAST);
         int crewItems = crew.isEmpty() ? 0 : Slice.ALL_ESTIMATE;
         if (totals != null && (cast != null || !crew.isEmpty())) {
             // the whole collection: every item is read, as many cast items as asked for at least
@@ -196,13 +215,15 @@ public final class DynamoCatalog implements CatalogReader {
             Record owner = null;
             Map<Part, CreditPage> credits = new EnumMap<>(Part.class);
             List<MonthlyStreams> totals = null;
+            List<Award> awards = null;
             for (CompletableFuture<CollectionPage> future : started) {
                 CollectionPage page = future.join();
                 owner = owner != null ? owner : page.owner();
                 credits.putAll(page.credits());
                 totals = totals != null ? totals : page.totals();
+                awards = awards != null ? awards : page.awards();
             }
-            return new CollectionPage(read.includeOwner() ? owner : null, credits, totals);
+            return new CollectionPage(read.includeOwner() ? owner : null, credits, totals, awards);
         });
     }
 
@@ -239,6 +260,22 @@ public final class DynamoCatalog implements CatalogReader {
                                 items.stream().map(item -> TableModel.TOTAL.decode(item)).toList()));
             }
             case PERSON_WITH_ACTED, PERSON_CREDITS -> personCredits(read, step, owner, context);
+            case PERSON_WITH_AWARDS, PERSON_AWARDS -> {
+                QueryRequest query = step.access().query(table, Map.of(":person", owner, ":awards", owner, ":item", owner))
+                        .build();
+                yield Queries.all(client, context, step.access(), query).thenApply(items -> {
+                    Record person = null;
+                    List<Award> awards = new ArrayList<>();
+                    for (Map<String, AttributeValue> item : items) {
+                        if (TableModel.is(item, TableModel.PERSON)) {
+                            person = TableModel.PERSON.decode(item);
+                        } else if (isAward(item)) {
+                            awards.add((Award) TableModel.decode(item));
+                        }
+                    }
+                    return new CollectionPage(person, Map.of(), null, awards);
+                });
+            }
             case WHOLE_COLLECTION -> wholeCollection(read, owner, context);
             case MOVIE_AND_TOTALS, TOTALS -> movieAndTotals(read, step.access(), owner, context);
             default -> movieCredits(read, step, owner, context);
@@ -248,27 +285,32 @@ public final class DynamoCatalog implements CatalogReader {
     /** GSI3: a person's credits in one role, newest first, after the person item for PERSON_WITH_ACTED. */
     private CompletableFuture<CollectionPage> personCredits(CollectionRead read, Step step, Map<String, Object> owner,
                                                             CallContext context) {
-        Part part = step.parts().iterator().next();
+        Part part = step.parts().stream().filter(Part::isCredits).findFirst().orElseThrow();
         Slice slice = read.slice(part);
         QueryRequest.Builder query = step.access().query(table, part.role().ordinal(),
-                Map.of(":person", owner, ":item", owner, ":acted", owner, ":role", owner));
+                Map.of(":person", owner, ":awards", owner, ":acted", owner, ":role", owner));
         String partition = TableModel.render(TableModel.PERSON, TableModel.GSI3_PK, owner);
         if (slice.page().after() != null) {
             query.exclusiveStartKey(cursors.decode(part, Index.GSI3, slice.page().after(), partition));
         }
-        int wanted = slice.page().first() + 1 + (step.owner() ? 1 : 0);
         Entity<Credit> credits = TableModel.credits(part.role());
-        return Queries.upTo(client, context, step.access(), query.build(), wanted).thenApply(items -> {
+        // The awards and the person item sort before the credits: only credits count towards the page.
+        return Queries.until(client, context, step.access(), query.build(), item -> TableModel.is(item, credits),
+                slice.page().first() + 1, step.owner() ? 1 + AWARDS_SLACK : 0).thenApply(items -> {
             Record person = null;
             List<Map<String, AttributeValue>> found = new ArrayList<>();
+            List<Award> awards = new ArrayList<>();
             for (Map<String, AttributeValue> item : items) {
                 if (TableModel.is(item, TableModel.PERSON)) {
                     person = TableModel.PERSON.decode(item);
                 } else if (TableModel.is(item, credits)) {
                     found.add(item);
+                } else if (isAward(item)) {
+                    awards.add((Award) TableModel.decode(item));
                 }
             }
-            return new CollectionPage(person, Map.of(part, page(part, Index.GSI3, found, slice.page().first())), null);
+            return new CollectionPage(person, Map.of(part, page(part, Index.GSI3, found, slice.page().first())), null,
+                    step.parts().contains(Part.PERSON_AWARDS) ? awards : null);
         });
     }
 
@@ -333,10 +375,13 @@ public final class DynamoCatalog implements CatalogReader {
         Record movie = null;
         Map<Role, List<Map<String, AttributeValue>>> byRole = new EnumMap<>(Role.class);
         List<MonthlyStreams> totals = new ArrayList<>();
+        List<Award> awards = new ArrayList<>();
         for (Map<String, AttributeValue> item : items) {
             Record decoded = null;
             if (TableModel.is(item, TableModel.MOVIE)) {
                 movie = TableModel.MOVIE.decode(item);
+            } else if (isAward(item)) {
+                awards.add((Award) TableModel.decode(item));
             } else if (TableModel.is(item, TableModel.TOTAL)) {
                 decoded = TableModel.TOTAL.decode(item);
                 if (read.slice(Part.TOTALS) != null && read.slice(Part.TOTALS).months()
@@ -361,7 +406,11 @@ public final class DynamoCatalog implements CatalogReader {
                                 slice.page().first()));
             }
         }
-        return new CollectionPage(movie, credits, parts.contains(Part.TOTALS) ? totals : null);
+        // Awards in LSI1 order (newest first), whichever index the items came from.
+        awards.sort(java.util.Comparator.comparing((Award award) -> -award.year()).thenComparing(Award::award)
+                .thenComparing(Award::category).thenComparing(award -> award.personId() == null ? "" : award.personId().value()));
+        return new CollectionPage(movie, credits, parts.contains(Part.TOTALS) ? totals : null,
+                parts.contains(Part.MOVIE_AWARDS) ? awards : null);
     }
 
     /** Builds a page from up to first + 1 credit items: the extra one only says that there is a next page. */
@@ -441,6 +490,37 @@ public final class DynamoCatalog implements CatalogReader {
             List<Page.Entry<SearchHit>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
                 entries.add(new Page.Entry<>(cursors.encode(list, access.index(), item), SearchEntries.listed(item)));
+            }
+            return new Page<>(entries, items.size() > read.page().first());
+        });
+    }
+
+    private static boolean isAward(Map<String, AttributeValue> item) {
+        return TableModel.is(item, TableModel.MOVIE_AWARD) || TableModel.is(item, TableModel.PERSON_AWARD);
+    }
+
+    /** One Query of a winners' index (only winners carry its keys): newest first. */
+    @Override
+    public CompletableFuture<Page<Award>> awardWinners(AwardWinnersRead read, CallContext context) {
+        Access access = read.category() == null ? Access.AWARD_WINNERS : Access.AWARD_WINNERS_IN_CATEGORY;
+        int wanted = read.page().first() + 1;
+        if (context.planning()) {
+            return planned(context, List.of(new PlannedCall(access.describe(), 1,
+                    access.estimatedReadUnits(wanted, weights.largest()))), () -> context.planner().standIns().winners(read));
+        }
+        Map<String, Object> values = new HashMap<>();
+        values.put("award", read.award());
+        values.put("category", read.category());
+        QueryRequest.Builder query = access.query(table, Map.of(":award", values, ":category", values));
+        String partition = query.build().expressionAttributeValues().values().iterator().next().s();
+        String list = "winners:" + partition;
+        if (read.page().after() != null) {
+            query.exclusiveStartKey(cursors.decode(list, access.index(), read.page().after(), partition));
+        }
+        return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
+            List<Page.Entry<Award>> entries = new ArrayList<>();
+            for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
+                entries.add(new Page.Entry<>(cursors.encode(list, access.index(), item), (Award) TableModel.decode(item)));
             }
             return new Page<>(entries, items.size() > read.page().first());
         });

@@ -2,6 +2,7 @@ package dev.moviegraph.dynamo;
 
 
 
+import dev.moviegraph.catalog.Award;
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogWriter;
 import dev.moviegraph.catalog.Credit;
@@ -11,6 +12,7 @@ import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Records;
 import dev.moviegraph.catalog.Role;
 import dev.moviegraph.catalog.Writes;
 import dev.moviegraph.catalog.NotFoundException;
@@ -207,6 +209,38 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         });
     }
 
+    @Override
+    public CompletableFuture<Award> recordAward(Award award, CallContext context) {
+        return optimistically(() -> {
+            List<TransactWriteItem> items = new ArrayList<>();
+            if (award.movieId() != null) {
+                Map<String, AttributeValue> movie = getConsistent(context, TableModel.movieKey(award.movieId()));
+                if (movie == null) {
+                    throw new NotFoundException("There is no movie " + award.movieId().value());
+                }
+                items.add(check(TableModel.movieKey(award.movieId()), versionCondition(movie)));
+            }
+            if (award.personId() != null) {
+                Map<String, AttributeValue> person = getConsistent(context, TableModel.personKey(award.personId()));
+                if (person == null) {
+                    throw new NotFoundException("There is no person " + award.personId().value());
+                }
+                items.add(check(TableModel.personKey(award.personId()), versionCondition(person)));
+            }
+            Map<String, AttributeValue> item = TableModel.awards(award).encode(award);
+            weights.observe(List.of(item)).join();
+            items.add(TransactWriteItem.builder().put(Put.builder().tableName(table).item(item).build()).build());
+            transact(context, Access.RECORD_AWARD, items);
+            return award;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> removeAward(Award award, CallContext context) {
+        Entity<Award> entity = TableModel.awards(award);
+        return deleteOfType(context, Access.REMOVE_AWARD, entity.keyFromFields(Records.components(award)), entity.type());
+    }
+
     /** A crew credit keeps its place when it is credited again, else goes after the role's last one. */
     private int nextPosition(CallContext context, MovieId movieId, PersonId personId, Role role) {
         Entity<Credit> entity = TableModel.credits(role);
@@ -225,14 +259,21 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     @Override
     public CompletableFuture<Boolean> uncredit(MovieId movieId, PersonId personId, Role role, CallContext context) {
+        return deleteOfType(context, Access.UNCREDIT, TableModel.creditKey(movieId, personId, role),
+                TableModel.credits(role).type());
+    }
+
+    /** Deletes the item at {@code key} if it is of {@code type}; whether there was one. */
+    private CompletableFuture<Boolean> deleteOfType(CallContext context, Access access, Map<String, AttributeValue> key,
+                                                   String type) {
         return StoreFailures.translated(CompletableFuture.supplyAsync(() -> {
-            Call call = Call.byKey(context, Access.UNCREDIT, 1);
+            Call call = Call.byKey(context, access, 1);
             DeleteItemRequest request = DeleteItemRequest.builder().tableName(table)
-                    .key(TableModel.creditKey(movieId, personId, role))
-                    // only a credit of that role: never delete something else that might share the key
+                    .key(key)
+                    // only an item of that type: never delete something else that might share the key
                     .conditionExpression("attribute_not_exists(#pk) OR #type = :type")
                     .expressionAttributeNames(Map.of("#type", TableModel.TYPE, "#pk", TableModel.PK))
-                    .expressionAttributeValues(Map.of(":type", s(TableModel.credits(role).type())))
+                    .expressionAttributeValues(Map.of(":type", s(type)))
                     .returnValues(ReturnValue.ALL_OLD)
                     .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
                     .overrideConfiguration(call.override())

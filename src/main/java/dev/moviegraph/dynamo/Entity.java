@@ -35,6 +35,7 @@ final class Entity<T extends Record> {
     private final Map<String, Object> constants = new LinkedHashMap<>();
     private final Map<String, KeyTemplate> keys = new LinkedHashMap<>();
     private final List<Copy> copies = new ArrayList<>();
+    private final Map<String, java.util.function.Predicate<T>> sparse = new LinkedHashMap<>();
     private boolean versioned;
     private int estimatedBytes = 256;
 
@@ -76,6 +77,16 @@ final class Entity<T extends Record> {
 
     Entity<T> key(String keyAttribute, String template) {
         keys.put(keyAttribute, new KeyTemplate(template));
+        return this;
+    }
+
+    /**
+     * A key only items that satisfy {@code when} carry: the item is in that key's index only then (a
+     * sparse index: award winners, not nominations; an award's person index only when it names a person).
+     */
+    Entity<T> sparseKey(String keyAttribute, String template, java.util.function.Predicate<T> when) {
+        keys.put(keyAttribute, new KeyTemplate(template));
+        sparse.put(keyAttribute, when);
         return this;
     }
 
@@ -181,7 +192,12 @@ final class Entity<T extends Record> {
         Map<String, Object> values = values(record);
         Map<String, AttributeValue> item = new HashMap<>();
         item.put(TableModel.TYPE, AttributeValue.fromS(type));
-        keys.forEach((key, template) -> item.put(key, AttributeValue.fromS(template.render(values))));
+        keys.forEach((key, template) -> {
+            java.util.function.Predicate<T> when = sparse.get(key);
+            if (when == null || when.test(record)) {
+                item.put(key, AttributeValue.fromS(template.render(values)));
+            }
+        });
         values.forEach((attribute, value) -> {
             AttributeValue encoded = encodeValue(value);
             if (encoded != null) {

@@ -19,10 +19,11 @@ import java.util.regex.Pattern;
  * (unknown years last); {@code short} keeps the first {@value #SHORT} characters of a text, so a key stays
  * far below DynamoDB's 1,024-byte sort-key limit whatever the title (IMDb has titles of several hundred
  * characters): the key only orders, the item keeps the whole text, and the id after it keeps it unique;
- * {@code seq} writes a non-negative long in 19 digits, so counters sort by number.
+ * {@code seq} writes a non-negative long in 19 digits, so counters sort by number; {@code opt} writes a
+ * value that may be absent as nothing (an award that names no person).
  */
 final class KeyTemplate {
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc|short|seq))?}");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc|short|seq|opt))?}");
     private static final int NONE = 9999;
     static final int SHORT = 100;
 
@@ -74,7 +75,9 @@ final class KeyTemplate {
                 continue;
             }
             Object value = values.get(part.attribute());
-            if (part.format() == null || part.format().equals("short")) {
+            if ("opt".equals(part.format())) {
+                key.append(value == null ? "" : text(value));
+            } else if (part.format() == null || part.format().equals("short")) {
                 if (value == null) {
                     throw new IllegalArgumentException(text + " needs a value for " + part.attribute());
                 }

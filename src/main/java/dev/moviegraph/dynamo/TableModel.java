@@ -1,5 +1,6 @@
 package dev.moviegraph.dynamo;
 
+import dev.moviegraph.catalog.Award;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.catalog.ItemRef;
@@ -174,6 +175,38 @@ public final class TableModel {
             .key(GSI6_PK, "lst#{list}")
             .estimatedBytes(192);
 
+    /**
+     * An award or nomination of a movie (and maybe a person): in the movie's collection, and in LSI1
+     * before the crew ({@code aw#}, newest first), so a movie's awards come with its crew; in GSI3 under
+     * the person, before the person item ({@code #award#}), so a person's awards come with the person and
+     * their first acting page. Only winners carry the keys of the two winners' indexes: gsi5 by award,
+     * newest first, and gsi6 by award and category.
+     */
+    static final Entity<Award> MOVIE_AWARD = award(Entity.of("movieAward", Award.class)
+            .key(PK, "mov#{movieId}").key(SK, "aw#{award}#{category}#{year}#{personId:opt}")
+            .key(LSI1_SK, "aw#{year:desc}#{award}#{category}#{personId:opt}")
+            .sparseKey(GSI3_PK, "per#{personId}", award -> award.personId() != null)
+            .sparseKey(GSI3_SK, "#award#{year:desc}#{award}#{category}#{movieId:opt}", award -> award.personId() != null));
+
+    /** An award of a person for no movie of the catalog: in the person's partition and in GSI3 as above. */
+    static final Entity<Award> PERSON_AWARD = award(Entity.of("personAward", Award.class)
+            .key(PK, "per#{personId}").key(SK, "aw#{award}#{category}#{year}#{movieId:opt}")
+            .key(GSI3_PK, "per#{personId}").key(GSI3_SK, "#award#{year:desc}#{award}#{category}#{movieId:opt}"));
+
+    /** The winners' index keys every award entity has. */
+    private static Entity<Award> award(Entity<Award> entity) {
+        return entity.sparseKey(GSI5_PK, "win#{award}", Award::won)
+                .sparseKey(RANK, "{year:desc}#{category}#{movieId:opt}#{personId:opt}", Award::won)
+                .sparseKey(GSI6_PK, "win#{award}#c#{category}", Award::won)
+                .sparseKey(LIST_RANK, "{year:desc}#{movieId:opt}#{personId:opt}", Award::won)
+                .estimatedBytes(256);
+    }
+
+    /** The entity an award is stored as: with its movie when it names one, else with its person. */
+    static Entity<Award> awards(Award award) {
+        return award.movieId() != null ? MOVIE_AWARD : PERSON_AWARD;
+    }
+
     static final Entity<StoredStream> STREAM = Entity.of("stream", StoredStream.class)
             .key(PK, "str#{streamId}").key(SK, "str#{streamId}")
             .estimatedBytes(256);
@@ -207,7 +240,7 @@ public final class TableModel {
             .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
 
     static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
-            List.of(TOTAL, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, META, IMPORT, LEASE, CHANGE, PERSISTED_QUERY));
+            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, META, IMPORT, LEASE, CHANGE, PERSISTED_QUERY));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));

@@ -1,5 +1,7 @@
 package dev.moviegraph.graphql;
 
+import dev.moviegraph.catalog.Award;
+import dev.moviegraph.catalog.AwardWinnersRead;
 import dev.moviegraph.catalog.CatalogAccess;
 import dev.moviegraph.catalog.CollectionPage;
 import dev.moviegraph.catalog.CollectionRead;
@@ -74,11 +76,13 @@ final class CatalogWiring {
             ListField.page("cast", Part.CAST),
             ListField.all("directors", Part.DIRECTORS),
             ListField.all("writers", Part.WRITERS),
-            ListField.months("streamTotals", Part.TOTALS));
+            ListField.months("streamTotals", Part.TOTALS),
+            ListField.all("awards", Part.MOVIE_AWARDS));
     private static final List<ListField> PERSON_LISTS = List.of(
             ListField.page("movies", Part.ACTED),
             ListField.page("directed", Part.DIRECTED),
-            ListField.page("wrote", Part.WROTE));
+            ListField.page("wrote", Part.WROTE),
+            ListField.all("awards", Part.PERSON_AWARDS));
 
     private final FieldBindings bindings = new FieldBindings();
     private final Map<String, TypeRuntimeWiring.Builder> types = new LinkedHashMap<>();
@@ -183,6 +187,31 @@ final class CatalogWiring {
         }
         field("PageInfo", "hasNextPage", PARENT_ITEM, env -> ((Paged) env.getSource()).hasNextPage());
         field("PageInfo", "endCursor", PARENT_ITEM, env -> ((Paged) env.getSource()).endCursor());
+
+        field("Query", "awardWinners", Set.of(CatalogAccess.AWARD_WINNERS), CatalogWiring::awardWinners);
+        field("AwardConnection", "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
+        field("AwardConnection", "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+        field("AwardEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
+        field("AwardEdge", "node", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).node());
+        for (String name : List.of("award", "category", "year", "won")) {
+            field("Award", name, PARENT_ITEM, null);
+        }
+        field("Award", "person", PARENT_ITEM, env -> {
+            Award award = env.getSource();
+            return award.personId() == null ? null : PersonNode.reference(award.personId(), null);
+        });
+        field("Award", "movie", PARENT_ITEM, env -> {
+            Award award = env.getSource();
+            return award.movieId() == null ? null : MovieNode.reference(award.movieId(), null);
+        });
+        field("Mutation", "recordAward", Set.of(CatalogAccess.AWARD, CatalogAccess.ITEMS_BY_KEY), env -> {
+            RequestScope scope = RequestScope.of(env);
+            return scope.writer().recordAward(award(env), scope.context(List.of(Paths.of(env))));
+        });
+        field("Mutation", "removeAward", Set.of(CatalogAccess.AWARD), env -> {
+            RequestScope scope = RequestScope.of(env);
+            return scope.writer().removeAward(award(env), scope.context(List.of(Paths.of(env))));
+        });
 
         field("MonthlyStreams", "movie", PARENT_ITEM, env -> {
             MonthlyStreams total = env.getSource();
@@ -303,6 +332,25 @@ final class CatalogWiring {
         SearchRead read = new SearchRead(query, kinds, PageRequest.of(env.getArgument("first"), env.getArgument("after")));
         RequestScope scope = RequestScope.of(env);
         return scope.catalog().search(read, scope.context(List.of(Paths.of(env))));
+    }
+
+    /** An award's winners, newest first: one index Query a page. */
+    private static CompletableFuture<Page<Award>> awardWinners(DataFetchingEnvironment env) {
+        String award = env.getArgument("award");
+        String category = env.getArgument("category");
+        AwardWinnersRead read = new AwardWinnersRead(award, category,
+                PageRequest.of(env.getArgument("first"), env.getArgument("after")));
+        RequestScope scope = RequestScope.of(env);
+        return scope.catalog().awardWinners(read, scope.context(List.of(Paths.of(env))));
+    }
+
+    private Award award(DataFetchingEnvironment env) {
+        Map<String, Object> input = env.getArgument("input");
+        String person = (String) input.get("personId");
+        String movie = (String) input.get("movieId");
+        return Writes.award(new Award((String) input.get("award"), (String) input.get("category"),
+                (Integer) input.get("year"), (Boolean) input.get("won"), person == null ? null : PersonId.of(person),
+                movie == null ? null : MovieId.of(movie)), clock);
     }
 
     /** One page of a movie list: one index Query. */
@@ -461,6 +509,9 @@ final class CatalogWiring {
         CompletableFuture<CollectionPage> page = known != null && known.slice().equals(slice) ? known.page()
                 : Loaders.collections(env, own).load(own, List.of(Paths.of(env)));
         return page.thenApply(found -> {
+            if (list.part().isAwards()) {
+                return found.awards();
+            }
             if (list.part().isCredits()) {
                 CreditPage credits = found.credits().get(list.part());
                 return slice.isAll() ? credits.entries().stream().map(CreditPage.Entry::credit).toList() : credits;

@@ -4,6 +4,8 @@ import dev.moviegraph.catalog.AccessPattern;
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CollectionPage;
+import dev.moviegraph.catalog.Award;
+import dev.moviegraph.catalog.AwardWinnersRead;
 import dev.moviegraph.catalog.CollectionRead;
 import dev.moviegraph.catalog.ListRead;
 import dev.moviegraph.catalog.Page;
@@ -125,6 +127,11 @@ final class PlanningCatalog implements CatalogReader, ReadPlanner {
     @Override
     public CompletableFuture<Page<SearchHit>> list(ListRead read, CallContext context) {
         return store.list(read, planning(context));
+    }
+
+    @Override
+    public CompletableFuture<Page<Award>> awardWinners(AwardWinnersRead read, CallContext context) {
+        return store.awardWinners(read, planning(context));
     }
 
     private CallContext planning(CallContext context) {

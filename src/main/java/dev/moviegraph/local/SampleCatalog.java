@@ -1,5 +1,6 @@
 package dev.moviegraph.local;
 
+import dev.moviegraph.catalog.Award;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
@@ -45,6 +46,35 @@ public final class SampleCatalog {
             "tt0111161", 2_900_000, "tt0068646", 2_000_000, "tt0133093", 2_100_000);
     private static final Map<String, Double> REAL_RATINGS = Map.of(
             "tt0111161", 9.3, "tt0068646", 9.2, "tt0133093", 8.7);
+
+    private static final String OSCAR = "Academy Award";
+    private static final List<Award> AWARDS = List.of(
+            oscar("Best Picture", 1995, false, null, "tt0111161"),
+            oscar("Best Actor", 1995, false, "nm0000151", "tt0111161"),
+            oscar("Best Adapted Screenplay", 1995, false, "nm0001104", "tt0111161"),
+            oscar("Best Cinematography", 1995, false, null, "tt0111161"),
+            oscar("Best Original Score", 1995, false, null, "tt0111161"),
+            oscar("Best Picture", 1973, true, null, "tt0068646"),
+            oscar("Best Actor", 1973, true, "nm0000008", "tt0068646"),
+            oscar("Best Adapted Screenplay", 1973, true, "nm0701374", "tt0068646"),
+            oscar("Best Adapted Screenplay", 1973, true, "nm0000338", "tt0068646"),
+            oscar("Best Supporting Actor", 1973, false, "nm0000199", "tt0068646"),
+            oscar("Best Supporting Actor", 1973, false, "nm0001001", "tt0068646"),
+            oscar("Best Director", 1973, false, "nm0000338", "tt0068646"),
+            oscar("Best Film Editing", 2000, true, null, "tt0133093"),
+            oscar("Best Sound", 2000, true, null, "tt0133093"),
+            oscar("Best Sound Effects Editing", 2000, true, null, "tt0133093"),
+            oscar("Best Visual Effects", 2000, true, null, "tt0133093"),
+            oscar("Best Supporting Actor", 2005, true, "nm0000151", null),
+            oscar("Best Actor", 1993, true, "nm0000199", null),
+            oscar("Best Actor", 1955, true, "nm0000008", null),
+            oscar("Best Director", 1975, true, "nm0000338", null),
+            oscar("Best Supporting Actor", 2004, true, "nm0000209", null));
+
+    private static Award oscar(String category, int year, boolean won, String personId, String movieId) {
+        return new Award(OSCAR, category, year, won, personId == null ? null : PersonId.of(personId),
+                movieId == null ? null : MovieId.of(movieId));
+    }
 
     private static final List<Anchor> ANCHORS = List.of(
             new Anchor(new Movie(SHAWSHANK, "The Shawshank Redemption", 1994, LocalDate.of(1994, 9, 23),
@@ -151,6 +181,14 @@ public final class SampleCatalog {
 
     public List<MonthlyStreams> totals() {
         return totals;
+    }
+
+    /**
+     * Real Academy Award nominations and wins (by ceremony year) of the anchor films and their people,
+     * including wins of the people for films the sample does not have (no movie).
+     */
+    public List<Award> awards() {
+        return AWARDS;
     }
 
     public List<YearMonth> months() {

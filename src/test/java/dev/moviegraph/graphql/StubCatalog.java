@@ -100,6 +100,12 @@ final class StubCatalog implements CatalogReader {
     }
 
     @Override
+    public CompletableFuture<dev.moviegraph.catalog.Page<dev.moviegraph.catalog.Award>> awardWinners(
+            dev.moviegraph.catalog.AwardWinnersRead read, CallContext context) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("not in this stub"));
+    }
+
+    @Override
     public CompletableFuture<Boolean> ping() {
         return CompletableFuture.completedFuture(true);
     }
