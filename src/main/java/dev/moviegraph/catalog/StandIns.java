@@ -26,8 +26,13 @@ public final class StandIns {
         return Records.construct(ref.type(), Records.components((Record) ref), StandIns::placeholder);
     }
 
-    /** The answer to a whole collection read. */
+    /** The answer to a whole collection read, each list as long as its slice allows. */
     public CollectionPage page(CollectionRead read) {
+        return page(read, ListBounds.SLICES);
+    }
+
+    /** The same with each list as long as the store's {@code bounds} allow: no longer than its longest. */
+    public CollectionPage page(CollectionRead read, ListBounds bounds) {
         Record owner = read.includeOwner() && read.owner() != null ? item(read.owner()) : null;
         Map<Part, CreditPage> credits = new EnumMap<>(Part.class);
         List<MonthlyStreams> totals = null;
@@ -35,16 +40,17 @@ public final class StandIns {
         for (Map.Entry<Part, Slice> entry : read.parts().entrySet()) {
             Part part = entry.getKey();
             Slice slice = entry.getValue();
+            int items = bounds.mostItems(part, slice);
             if (part.isAwards()) {
                 awards = new ArrayList<>();
-                for (int i = 0; i < slice.mostItems(); i++) {
+                for (int i = 0; i < items; i++) {
                     boolean movieSide = part.collection() == Part.Collection.MOVIE;
                     awards.add(new Award(TEXT, TEXT, 2000, true, movieSide ? nextPerson() : PersonId.of(read.id()),
                             movieSide ? MovieId.of(read.id()) : nextMovie()));
                 }
             } else if (part.isCredits()) {
                 List<CreditPage.Entry> entries = new ArrayList<>();
-                for (int i = 0; i < slice.mostItems(); i++) {
+                for (int i = 0; i < items; i++) {
                     entries.add(new CreditPage.Entry(TEXT, credit(part, read.id(), i + 1)));
                 }
                 credits.put(part, new CreditPage(entries, true));

@@ -54,6 +54,9 @@ enum Access {
     /** Every item of a movie's collection, its list and search entries too: what writers replace or delete. */
     ENTIRE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk",
             ":pk", bind(TableModel.MOVIE, PK)),
+    /** A movie's awards alone, in its collection: a writer counts them. */
+    MOVIE_AWARD_LIST(CatalogAccess.AWARD, "Query", Index.TABLE, "pk = :pk AND begins_with(sk, :awards)",
+            ":pk", bind(TableModel.MOVIE, PK), ":awards", new Binding(List.of(TableModel.MOVIE_AWARD), SK, Bound.PREFIX)),
     /** The movie item and its totals: the sort-key range skips the credits. */
     MOVIE_AND_TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk AND sk BETWEEN :low AND :high",
             ":pk", bind(TableModel.MOVIE, PK), ":low", bind(TableModel.MOVIE, SK),

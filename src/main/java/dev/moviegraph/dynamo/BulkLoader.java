@@ -4,14 +4,18 @@ import dev.moviegraph.catalog.Award;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.RankedPerson;
+import dev.moviegraph.catalog.Role;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +81,26 @@ public final class BulkLoader {
         credits.forEach(credit -> items.add(TableModel.credits(credit.role()).encode(credit)));
         totals.forEach(total -> items.add(TableModel.TOTAL.encode(total)));
         awards.forEach(award -> items.add(TableModel.awards(award).encode(award)));
-        new ItemWeights(client, table).load().observe(items)
+        ItemWeights weights = new ItemWeights(client, table).load();
+        // The longest lists (awards, casts, filmographies), for read estimates.
+        Map<Part, Map<Object, Integer>> lengths = new EnumMap<>(Part.class);
+        for (Award award : awards) {
+            if (award.movieId() != null) {
+                lengths.computeIfAbsent(Part.MOVIE_AWARDS, part -> new HashMap<>()).merge(award.movieId(), 1, Integer::sum);
+            }
+            if (award.personId() != null) {
+                lengths.computeIfAbsent(Part.PERSON_AWARDS, part -> new HashMap<>()).merge(award.personId(), 1, Integer::sum);
+            }
+        }
+        for (Credit credit : credits) {
+            lengths.computeIfAbsent(Part.ofPerson(credit.role()), part -> new HashMap<>())
+                    .merge(credit.personId(), 1, Integer::sum);
+            if (credit.role() == Role.CAST) {
+                lengths.computeIfAbsent(Part.CAST, part -> new HashMap<>()).merge(credit.movieId(), 1, Integer::sum);
+            }
+        }
+        lengths.forEach((part, counts) -> weights.observeList(part, Collections.max(counts.values())).join());
+        weights.observe(items)
                 .thenCompose(ignored -> batches.putAll(items, PARALLEL_WRITES))
                 .thenCompose(ignored -> putMarker(marker))
                 .join();

@@ -13,6 +13,7 @@ import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.CreditPage;
 import dev.moviegraph.catalog.Fetched;
 import dev.moviegraph.catalog.ItemRef;
+import dev.moviegraph.catalog.ListBounds;
 import dev.moviegraph.catalog.ListRead;
 import dev.moviegraph.catalog.MonthRange;
 import dev.moviegraph.catalog.MonthlyStreams;
@@ -123,7 +124,7 @@ public final class DynamoCatalog implements CatalogReader {
     }
 
     /** The requests that answer a read, cheapest first: the one decision reads and plans both follow. */
-    static List<Step> steps(CollectionRead read) {
+    static List<Step> steps(CollectionRead read, ListBounds bounds) {
         Map<Part, Slice> parts = read.parts();
         List<Step> steps = new ArrayList<>();
         switch (read.collection()) {
@@ -142,41 +143,43 @@ public final class DynamoCatalog implements CatalogReader {
                     }
                     if (part == Part.ACTED && (read.includeOwner() || awards != null) && first) {
                         steps.add(new Step(Access.PERSON_WITH_ACTED, awards == null ? Set.of(part) : Set.of(part, Part.PERSON_AWARDS),
-                                true, slice.mostItems() + 2 + (awards == null ? 0 : awards.mostItems())));
+                                true, bounds.mostItems(part, slice) + 2 + bounds.mostItems(Part.PERSON_AWARDS, Slice.all())));
                         ownerCovered = true;
                         awardsCovered = true;
                     } else {
-                        steps.add(new Step(Access.PERSON_CREDITS, Set.of(part), false, slice.mostItems() + 1));
+                        steps.add(new Step(Access.PERSON_CREDITS, Set.of(part), false, bounds.mostItems(part, slice) + 1));
                     }
                 }
                 if (!awardsCovered) {
                     boolean withOwner = read.includeOwner() && !ownerCovered;
                     steps.add(0, new Step(withOwner ? Access.PERSON_WITH_AWARDS : Access.PERSON_AWARDS,
-                            Set.of(Part.PERSON_AWARDS), withOwner, awards.mostItems() + (withOwner ? 1 : 0)));
+                            Set.of(Part.PERSON_AWARDS), withOwner, bounds.mostItems(Part.PERSON_AWARDS, awards) + (withOwner ? 1 : 0)));
                     ownerCovered |= withOwner;
                 }
                 if (read.includeOwner() && !ownerCovered) {
                     steps.add(0, new Step(Access.GET_ITEM, Set.of(), true, 1));
                 }
             }
-            case MOVIE -> movieSteps(read, steps);
+            case MOVIE -> movieSteps(read, steps, bounds);
         }
         return steps;
     }
 
-    private static void movieSteps(CollectionRead read, List<Step> steps) {
+    private static void movieSteps(CollectionRead read, List<Step> steps, ListBounds bounds) {
         Map<Part, Slice> parts = read.parts();
         Slice cast = parts.get(Part.CAST);
         Slice totals = parts.get(Part.TOTALS);
         // The crew and the awards: every part that sorts before the movie item in LSI1.
         Set<Part> crew = new HashSet<>(parts.keySet());
         crew.removeIf(part -> !(part.isCredits() || part.isAwards()) || part == Part.CAST);
-        int crewItems = crew.isEmpty() ? 0 : Slice.ALL_ESTIMATE;
+        // A Query of the crew reads the awards, directors and writers whichever it was asked for.
+        int crewItems = crew.isEmpty() ? 0 : bounds.mostItems(Part.MOVIE_AWARDS, Slice.all())
+                + bounds.mostItems(Part.DIRECTORS, Slice.all()) + bounds.mostItems(Part.WRITERS, Slice.all());
+        int castItems = cast == null ? 0 : bounds.mostItems(Part.CAST, cast);
         if (totals != null && (cast != null || !crew.isEmpty())) {
             // the whole collection: every item is read, as many cast items as asked for at least
-            int castItems = cast == null ? 0 : cast.mostItems() + 1;
             steps.add(new Step(Access.WHOLE_COLLECTION, parts.keySet(), true,
-                    1 + castItems + crewItems + totals.mostItems()));
+                    1 + castItems + 1 + crewItems + totals.mostItems()));
         } else if (totals != null) {
             steps.add(new Step(read.includeOwner() ? Access.MOVIE_AND_TOTALS : Access.TOTALS, Set.of(Part.TOTALS),
                     read.includeOwner(), (read.includeOwner() ? 1 : 0) + totals.mostItems()));
@@ -187,10 +190,10 @@ public final class DynamoCatalog implements CatalogReader {
         } else if (cast.page().after() == null && !crew.isEmpty()) {
             Set<Part> all = new HashSet<>(crew);
             all.add(Part.CAST);
-            steps.add(new Step(Access.MOVIE_CREDITS, all, true, crewItems + 1 + cast.mostItems() + 1));
+            steps.add(new Step(Access.MOVIE_CREDITS, all, true, crewItems + 1 + castItems + 1));
         } else if (cast.page().after() == null) {
-            steps.add(read.includeOwner() ? new Step(Access.MOVIE_WITH_CAST, Set.of(Part.CAST), true, cast.mostItems() + 2)
-                    : new Step(Access.CAST_PAGE, Set.of(Part.CAST), false, cast.mostItems() + 1));
+            steps.add(read.includeOwner() ? new Step(Access.MOVIE_WITH_CAST, Set.of(Part.CAST), true, castItems + 2)
+                    : new Step(Access.CAST_PAGE, Set.of(Part.CAST), false, castItems + 1));
         } else {
             // A later page does not reach the movie item or the crew (they sort first): read them beside it.
             if (!crew.isEmpty()) {
@@ -198,17 +201,17 @@ public final class DynamoCatalog implements CatalogReader {
             } else if (read.includeOwner()) {
                 steps.add(new Step(Access.GET_ITEM, Set.of(), true, 1));
             }
-            steps.add(new Step(Access.CAST_PAGE, Set.of(Part.CAST), false, cast.mostItems() + 1));
+            steps.add(new Step(Access.CAST_PAGE, Set.of(Part.CAST), false, castItems + 1));
         }
     }
 
     @Override
     public CompletableFuture<CollectionPage> read(CollectionRead read, CallContext context) {
-        List<Step> steps = steps(read);
+        List<Step> steps = steps(read, weights::mostItems);
         if (context.planning()) {
             return planned(context, steps.stream().map(step -> new PlannedCall(step.access().describe(), 1,
                     step.access().estimatedReadUnits(step.items(), weights.largest()))).toList(),
-                    () -> context.planner().standIns().page(read));
+                    () -> context.planner().standIns().page(read, weights::mostItems));
         }
         List<CompletableFuture<CollectionPage>> started = steps.stream().map(step -> run(read, step, context)).toList();
         return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)).thenApply(ignored -> {

@@ -10,6 +10,7 @@ import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Records;
@@ -205,6 +206,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                     check(TableModel.movieKey(movieId), versionCondition(movieItem)),
                     check(TableModel.personKey(personId), versionCondition(personItem)),
                     TransactWriteItem.builder().put(Put.builder().tableName(table).item(item).build()).build()));
+            countCredits(context, credit, item);
             return credit;
         });
     }
@@ -231,8 +233,47 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             weights.observe(List.of(item)).join();
             items.add(TransactWriteItem.builder().put(Put.builder().tableName(table).item(item).build()).build());
             transact(context, Access.RECORD_AWARD, items);
+            countAwards(context, award, item);
             return award;
         });
+    }
+
+    /**
+     * Records how long the person's list of credits in the role, and a cast member's movie's cast, now
+     * are, for read estimates (a crew list's length is its last position, which the item itself records).
+     */
+    private void countCredits(CallContext context, Credit credit, Map<String, AttributeValue> item) {
+        Map<String, Object> owner = Map.of("personId", credit.personId());
+        QueryRequest query = Access.PERSON_CREDITS.query(table, credit.role().ordinal(),
+                Map.of(":person", owner, ":role", owner)).build();
+        List<Map<String, AttributeValue>> found = Queries.all(client, context, Access.PERSON_CREDITS, query).join();
+        // GSI3 is eventually consistent: the credit just written may not be in it yet.
+        boolean seen = found.stream().anyMatch(other -> TableModel.keyOf(other).equals(TableModel.keyOf(item)));
+        weights.observeList(Part.ofPerson(credit.role()), found.size() + (seen ? 0 : 1)).join();
+        if (credit.role() == Role.CAST) {
+            Map<String, Object> movie = Map.of("movieId", credit.movieId());
+            QueryRequest cast = Access.CAST_PAGE.query(table, Map.of(":pk", movie, ":movie", movie)).consistentRead(true).build();
+            weights.observeList(Part.CAST, Queries.all(client, context, Access.CAST_PAGE, cast).join().size()).join();
+        }
+    }
+
+    /** Records how many awards the award's movie and person now have, for read estimates. */
+    private void countAwards(CallContext context, Award award, Map<String, AttributeValue> item) {
+        Map<String, AttributeValue> key = TableModel.keyOf(item);
+        if (award.movieId() != null) {
+            QueryRequest query = Access.MOVIE_AWARD_LIST.query(table, Map.of(":pk", Map.of("movieId", award.movieId()),
+                    ":awards", Map.of())).consistentRead(true).build();
+            int count = Queries.all(client, context, Access.MOVIE_AWARD_LIST, query).join().size();
+            weights.observeList(Part.MOVIE_AWARDS, count).join();
+        }
+        if (award.personId() != null) {
+            QueryRequest query = Access.PERSON_AWARDS.query(table, Map.of(":person", Map.of("personId", award.personId()),
+                    ":awards", Map.of())).build();
+            List<Map<String, AttributeValue>> found = Queries.all(client, context, Access.PERSON_AWARDS, query).join();
+            // GSI3 is eventually consistent: the award just written may not be in it yet.
+            boolean seen = found.stream().anyMatch(other -> TableModel.keyOf(other).equals(key));
+            weights.observeList(Part.PERSON_AWARDS, found.size() + (seen ? 0 : 1)).join();
+        }
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.moviegraph.dynamo;
 
+import dev.moviegraph.catalog.Part;
+import dev.moviegraph.catalog.Slice;
+
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -14,8 +17,9 @@ import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
- * What the table's items really weigh: the largest item of each type that was written, in DynamoDB's
- * own measure (attribute names plus values). Whoever writes items (the import, the sample loader, the
+ * What the table's items really weigh and how long its unpaged lists really are: the largest item of each
+ * type that was written, in DynamoDB's own measure (attribute names plus values), and the longest list
+ * of each kind read whole (a movie's directors, its writers, its awards; a person's awards). Whoever writes items (the import, the sample loader, the
  * mutations) records a type's size when it grows, in one {@code meta#item-sizes} item; the read
  * estimates count every Query item at the largest recorded size, and never below what the model
  * declares. A gateway reads it at start-up (a background reload would be a DynamoDB call inside some
@@ -26,10 +30,15 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 public final class ItemWeights {
     static final String NAME = "item-sizes";
     private static final String PREFIX = "size#";
+    private static final String LIST_PREFIX = "list#";
+    /** Crew credits carry their place in their list (1 first, never reused): the largest is the list's length at most. */
+    private static final Map<String, Part> POSITIONED = Map.of(
+            TableModel.DIRECTOR.type(), Part.DIRECTORS, TableModel.WRITER.type(), Part.WRITERS);
 
     private final DynamoDbAsyncClient client;
     private final String table;
     private final Map<String, Integer> largest = new ConcurrentHashMap<>();
+    private final Map<Part, Integer> longest = new ConcurrentHashMap<>();
     /** The model's declared sizes: the floor of every estimate, whatever was recorded. */
     private final int declared = TableModel.ENTITIES.stream().mapToInt(Entity::estimatedBytes).max().orElseThrow();
 
@@ -49,6 +58,24 @@ public final class ItemWeights {
         return Math.max(declared, recorded);
     }
 
+    /**
+     * At most how many items a list read whole holds: the longest recorded; none when the table records
+     * lists but never one of this kind (an import with no awards); {@link Slice#ALL_ESTIMATE} for a table
+     * whose writers recorded no list at all (written before lists were recorded, or still empty).
+     */
+    int mostItems(Part part) {
+        return longest.getOrDefault(part, longest.isEmpty() ? Slice.ALL_ESTIMATE : 0);
+    }
+
+    /** At most how many items this slice of a list holds, as far as the recorded lists tell. */
+    int mostItems(Part part, Slice slice) {
+        if (slice.isAll()) {
+            return mostItems(part);
+        }
+        Integer recorded = longest.get(part);
+        return slice.page() != null && recorded != null ? Math.min(slice.mostItems(), recorded) : slice.mostItems();
+    }
+
     /** Reads the recorded sizes now (at start-up). */
     public ItemWeights load() {
         if (client != null) {
@@ -64,6 +91,9 @@ public final class ItemWeights {
                         response.item().forEach((attribute, value) -> {
                             if (attribute.startsWith(PREFIX) && value.n() != null) {
                                 largest.merge(attribute.substring(PREFIX.length()), Integer.valueOf(value.n()), Math::max);
+                            } else if (attribute.startsWith(LIST_PREFIX) && value.n() != null) {
+                                part(attribute.substring(LIST_PREFIX.length())).ifPresent(part ->
+                                        longest.merge(part, Integer.valueOf(value.n()), Math::max));
                             }
                         });
                     }
@@ -72,8 +102,9 @@ public final class ItemWeights {
     }
 
     /**
-     * Notes items about to be written; records the types whose largest size grew (one conditional
-     * update each, only when it grew, so writing never shrinks what another writer recorded).
+     * Notes items about to be written; records the types whose largest size grew, and the crew lists
+     * whose longest grew (one conditional update each, only when it grew, so writing never shrinks what
+     * another writer recorded).
      */
     public CompletableFuture<Void> observe(List<Map<String, AttributeValue>> items) {
         Map<String, Integer> grown = new HashMap<>();
@@ -82,9 +113,32 @@ public final class ItemWeights {
             int size = sizeOf(item);
             if (size > largest.getOrDefault(type, 0)) {
                 largest.merge(type, size, Math::max);
-                grown.merge(type, size, Math::max);
+                grown.merge(PREFIX + type, size, Math::max);
+            }
+            Part positioned = POSITIONED.get(type);
+            AttributeValue position = positioned == null ? null : item.get(TableModel.credits(positioned.role())
+                    .attribute("position"));
+            if (position != null && position.n() != null) {
+                int length = Integer.parseInt(position.n());
+                if (length > longest.getOrDefault(positioned, 0)) {
+                    longest.merge(positioned, length, Math::max);
+                    grown.merge(LIST_PREFIX + positioned.name(), length, Math::max);
+                }
             }
         }
+        return record(grown);
+    }
+
+    /** Notes that a list of this kind now holds {@code length} items (a movie's or person's awards). */
+    public CompletableFuture<Void> observeList(Part part, int length) {
+        if (length <= longest.getOrDefault(part, 0)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        longest.merge(part, length, Math::max);
+        return record(Map.of(LIST_PREFIX + part.name(), length));
+    }
+
+    private CompletableFuture<Void> record(Map<String, Integer> grown) {
         if (client == null || grown.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
@@ -92,7 +146,7 @@ public final class ItemWeights {
                         .tableName(table).key(TableModel.metaKey(NAME))
                         .updateExpression("SET #size = :size, #type = :meta, #name = :name")
                         .conditionExpression("attribute_not_exists(#size) OR #size < :size")
-                        .expressionAttributeNames(Map.of("#size", PREFIX + entry.getKey(), "#type", TableModel.TYPE,
+                        .expressionAttributeNames(Map.of("#size", entry.getKey(), "#type", TableModel.TYPE,
                                 "#name", "name"))
                         .expressionAttributeValues(Map.of(":size", AttributeValue.fromN(Integer.toString(entry.getValue())),
                                 ":meta", AttributeValue.fromS(TableModel.META.type()), ":name", AttributeValue.fromS(NAME)))
@@ -104,6 +158,14 @@ public final class ItemWeights {
                     }
                     throw failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure);
                 })).toArray(CompletableFuture[]::new));
+    }
+
+    private static java.util.Optional<Part> part(String name) {
+        try {
+            return java.util.Optional.of(Part.valueOf(name));
+        } catch (IllegalArgumentException e) {
+            return java.util.Optional.empty(); // a list a later version records
+        }
     }
 
     /** An item's size as DynamoDB counts it: each attribute's name in UTF-8 plus its value. */

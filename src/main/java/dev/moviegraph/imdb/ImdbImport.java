@@ -7,6 +7,7 @@ import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.RankedPerson;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Role;
@@ -123,6 +124,9 @@ public final class ImdbImport {
     private final Map<String, TitleCopy> kept = new HashMap<>();
     private final IdSet referenced = new IdSet();
     private final Map<String, String> names = new HashMap<>();
+    /** Cast credits of each person and of each kept title (principals rows: an upper bound), for read estimates. */
+    private final Map<String, Integer> actedBy = new HashMap<>();
+    private final Map<String, Integer> castOf = new HashMap<>();
     /** Each referenced person's most voted kept title: their rank in search. */
     private final Map<String, KnownFor> knownFor = new HashMap<>();
     private final Map<String, List<CrewEntry>> crew = new TreeMap<>();
@@ -241,6 +245,10 @@ public final class ImdbImport {
             }
             referenced.add(row.personId());
             known(row.personId(), row.titleId());
+            if (CAST_CATEGORIES.contains(row.category())) {
+                actedBy.merge(row.personId(), 1, Integer::sum);
+                castOf.merge(row.titleId(), 1, Integer::sum);
+            }
             Role role = crewRole(row.category());
             if (role != null) {
                 fromPrincipals.computeIfAbsent(row.titleId(), id -> new TreeMap<>())
@@ -328,6 +336,7 @@ public final class ImdbImport {
         long done = resumeLine("crew");
         long index = 0;
         List<Credit> chunk = new ArrayList<>();
+        Map<Role, Map<String, Integer>> creditsOf = new HashMap<>();
         for (Map.Entry<String, List<CrewEntry>> entry : crew.entrySet()) {
             index++;
             TitleCopy copy = kept.get(entry.getKey());
@@ -343,6 +352,7 @@ public final class ImdbImport {
                     continue;
                 }
                 int position = positions.merge(member.role(), 1, Integer::sum);
+                creditsOf.computeIfAbsent(member.role(), role -> new HashMap<>()).merge(member.personId(), 1, Integer::sum);
                 credits++;
                 remember(entry.getKey(), member.personId(), member.role());
                 if (index > done) {
@@ -357,6 +367,17 @@ public final class ImdbImport {
         }
         flush(chunk, "crew", index);
         settle(0);
+        // The longest lists, for read estimates: every title and person was counted, resumed or not.
+        target.recordLongest(Part.CAST, longest(castOf));
+        target.recordLongest(Part.ACTED, longest(actedBy));
+        target.recordLongest(Part.DIRECTED, longest(creditsOf.getOrDefault(Role.DIRECTOR, Map.of())));
+        target.recordLongest(Part.WROTE, longest(creditsOf.getOrDefault(Role.WRITER, Map.of())));
+        castOf.clear();
+        actedBy.clear();
+    }
+
+    private static int longest(Map<String, Integer> counts) {
+        return counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
     }
 
     private void remember(String titleId, String personId, Role role) {

@@ -85,4 +85,27 @@ class ReadBudgetTest {
         assertTrue(estimate >= consumed, "estimate " + estimate + " < consumed " + consumed + " for " + query);
         assertFalse(plan.body().path("extensions").path("plan").has("complete"), "planned to the end");
     }
+
+    /**
+     * Ordinary queries, the lists read whole among them (directors, writers, awards), are estimated from
+     * the longest lists the table's writers recorded, not from a fixed guess: within 3x of what they read.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{ movies(ids: [\"tt0111161\", \"tt0068646\", \"tt0133093\", \"%s\"]) { directors { person { name "
+                + "directed(first: 50) { edges { node { movie { title } } } } } } } }",
+        "{ movie(id: \"tt0068646\") { title directors { person { name } } writers { person { name } } awards { category person { name } } } }",
+        "{ person(id: \"nm0000338\") { name awards { category movie { title } } directed(first: 10) { edges { node { movie { title } } } } } }",
+        "{ search(query: \"the\", first: 10) { edges { node { ... on Movie { title directors { person { name } } } } } } }"
+    })
+    void anOrdinaryQuerysEstimateIsWithinThreeTimesWhatItReads(String template) {
+        String query = template.formatted(server.sample().movies().get(10).id().value());
+        Response plan = server.client().traced("plan", query, Map.of());
+        double estimate = plan.body().path("extensions").path("plan").path("readUnits").asDouble();
+        Response run = server.client().query(query);
+        assertTrue(run.errors().isMissingNode(), run.raw().body());
+        double consumed = run.body().path("extensions").path("cost").path("readUnits").asDouble();
+        assertTrue(estimate >= consumed, "estimate " + estimate + " < consumed " + consumed + " for " + query);
+        assertTrue(estimate <= 3 * consumed, "estimate " + estimate + " > 3 x consumed " + consumed + " for " + query);
+    }
 }

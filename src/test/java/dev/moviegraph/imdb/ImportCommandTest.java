@@ -174,6 +174,17 @@ class ImportCommandTest {
             for (String alias : List.of("a", "b", "c", "d", "sample")) {
                 assertTrue(absent.path(alias).isNull(), alias + " is not in the table: " + absent);
             }
+
+            // The estimate follows the longest lists the import recorded, not a guess of 50 each.
+            String fanOut = "{ movies(ids: [\"tt0000001\", \"tt0000002\"]) { directors { person { name"
+                    + " directed(first: 50) { edges { node { movie { title } } } } } } writers { person { name } }"
+                    + " cast(first: 20) { edges { node { person { movies(first: 50) { edges { node { movie { id } } } } } } } } } }";
+            double estimate = graphql.traced("plan", fanOut, Map.of()).body().path("extensions").path("plan")
+                    .path("readUnits").asDouble();
+            JsonNode run = graphql.query(fanOut).body();
+            assertTrue(run.path("errors").isMissingNode(), run.toString());
+            double consumed = run.path("extensions").path("cost").path("readUnits").asDouble();
+            assertTrue(estimate >= consumed && estimate <= 3 * consumed, "estimate " + estimate + ", consumed " + consumed);
         }
     }
 
@@ -376,6 +387,11 @@ class ImportCommandTest {
         @Override
         public int reconcilePerson(dev.moviegraph.catalog.PersonId person, String name) {
             return target.reconcilePerson(person, name);
+        }
+
+        @Override
+        public void recordLongest(dev.moviegraph.catalog.Part part, int length) {
+            target.recordLongest(part, length);
         }
 
         @Override
