@@ -44,13 +44,6 @@ public interface CatalogImport {
      */
     int reconcilePerson(PersonId person, String name);
 
-    /**
-     * Records that the longest list of this kind (a movie's cast, a person's credits in a role) holds
-     * {@code length} items, for read estimates; a store that does not estimate ignores it.
-     */
-    default void recordLongest(Part part, int length) {
-    }
-
     /** Items written so far by this process. */
     long itemsWritten();
 }

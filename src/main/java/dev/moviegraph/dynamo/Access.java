@@ -128,7 +128,8 @@ enum Access {
     CREDIT(CatalogAccess.CREDIT, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
             ":pk", bind(TableModel.MOVIE, PK),
             ":sk", new Binding(List.copyOf(TableModel.CREDITS), SK, Bound.FULL)),
-    UNCREDIT(CatalogAccess.CREDIT, "DeleteItem", Index.TABLE, "pk = :pk AND sk = :sk",
+    /** The credit's delete and its person's (and movie's) counts down by one, in one transaction. */
+    UNCREDIT(CatalogAccess.CREDIT, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
             ":pk", bind(TableModel.MOVIE, PK),
             ":sk", new Binding(List.copyOf(TableModel.CREDITS), SK, Bound.FULL)),
     /** Every item of a movie's collection, the movie item first. */

@@ -76,30 +76,37 @@ public final class BulkLoader {
                         KnownFor::better);
             }
         }
-        movies.forEach(movie -> items.addAll(DynamoCatalogImport.encode(movie)));
-        people.forEach(person -> items.addAll(DynamoCatalogImport.encode(new RankedPerson(person, knownFor.get(person.id())))));
+        // Every movie and person with its credits counted, as the writers keep them.
+        Map<MovieId, Integer> castOf = new HashMap<>();
+        Map<PersonId, int[]> creditsOf = new HashMap<>();
+        for (Credit credit : credits) {
+            if (credit.role() == Role.CAST) {
+                castOf.merge(credit.movieId(), 1, Integer::sum);
+            }
+            creditsOf.computeIfAbsent(credit.personId(), id -> new int[Role.values().length])[credit.role().ordinal()]++;
+        }
+        movies.forEach(movie -> items.addAll(DynamoCatalogImport.encode(movie.withCastCount(castOf.getOrDefault(movie.id(), 0)))));
+        people.forEach(person -> {
+            int[] counts = creditsOf.getOrDefault(person.id(), new int[Role.values().length]);
+            Person counted = person.withCounts(counts[Role.CAST.ordinal()], counts[Role.DIRECTOR.ordinal()],
+                    counts[Role.WRITER.ordinal()]);
+            items.addAll(DynamoCatalogImport.encode(new RankedPerson(counted, knownFor.get(person.id()))));
+        });
         credits.forEach(credit -> items.add(TableModel.credits(credit.role()).encode(credit)));
         totals.forEach(total -> items.add(TableModel.TOTAL.encode(total)));
         awards.forEach(award -> items.add(TableModel.awards(award).encode(award)));
         ItemWeights weights = new ItemWeights(client, table).load();
-        // The longest lists (awards, casts, filmographies), for read estimates.
-        Map<Part, Map<Object, Integer>> lengths = new EnumMap<>(Part.class);
+        // The longest lists of awards, for read estimates (movies and people carry their other lists' lengths).
+        Map<Part, Map<Object, Integer>> awardsOf = new EnumMap<>(Part.class);
         for (Award award : awards) {
             if (award.movieId() != null) {
-                lengths.computeIfAbsent(Part.MOVIE_AWARDS, part -> new HashMap<>()).merge(award.movieId(), 1, Integer::sum);
+                awardsOf.computeIfAbsent(Part.MOVIE_AWARDS, part -> new HashMap<>()).merge(award.movieId(), 1, Integer::sum);
             }
             if (award.personId() != null) {
-                lengths.computeIfAbsent(Part.PERSON_AWARDS, part -> new HashMap<>()).merge(award.personId(), 1, Integer::sum);
+                awardsOf.computeIfAbsent(Part.PERSON_AWARDS, part -> new HashMap<>()).merge(award.personId(), 1, Integer::sum);
             }
         }
-        for (Credit credit : credits) {
-            lengths.computeIfAbsent(Part.ofPerson(credit.role()), part -> new HashMap<>())
-                    .merge(credit.personId(), 1, Integer::sum);
-            if (credit.role() == Role.CAST) {
-                lengths.computeIfAbsent(Part.CAST, part -> new HashMap<>()).merge(credit.movieId(), 1, Integer::sum);
-            }
-        }
-        lengths.forEach((part, counts) -> weights.observeList(part, Collections.max(counts.values())).join());
+        awardsOf.forEach((part, counts) -> weights.observeList(part, Collections.max(counts.values())).join());
         weights.observe(items)
                 .thenCompose(ignored -> batches.putAll(items, PARALLEL_WRITES))
                 .thenCompose(ignored -> putMarker(marker))

@@ -17,6 +17,8 @@ import dev.moviegraph.catalog.ListBounds;
 import dev.moviegraph.catalog.ListRead;
 import dev.moviegraph.catalog.MonthRange;
 import dev.moviegraph.catalog.MonthlyStreams;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.Page;
 import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.PlannedCall;
@@ -213,7 +215,18 @@ public final class DynamoCatalog implements CatalogReader {
                     step.access().estimatedReadUnits(step.items(), weights.largest()))).toList(),
                     () -> context.planner().standIns().page(read, weights::mostItems));
         }
-        List<CompletableFuture<CollectionPage>> started = steps.stream().map(step -> run(read, step, context)).toList();
+        List<CompletableFuture<CollectionPage>> started = new ArrayList<>();
+        for (Step step : steps) {
+            try {
+                started.add(run(read, step, context));
+            } catch (RuntimeException e) {
+                // A bad cursor, say: the calls already started finish first, so the receipt has every request.
+                return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new))
+                        .handle((ignored, failure) -> {
+                            throw e;
+                        });
+            }
+        }
         return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             Record owner = null;
             Map<Part, CreditPage> credits = new EnumMap<>(Part.class);
@@ -225,6 +238,13 @@ public final class DynamoCatalog implements CatalogReader {
                 credits.putAll(page.credits());
                 totals = totals != null ? totals : page.totals();
                 awards = awards != null ? awards : page.awards();
+            }
+            // Each credit list's length, as its owner item counts it, when a step read the owner.
+            for (Map.Entry<Part, CreditPage> entry : credits.entrySet()) {
+                Role role = entry.getKey().role();
+                Integer count = owner instanceof Person person ? person.count(role)
+                        : owner instanceof Movie movie && role == Role.CAST ? movie.castCount() : null;
+                entry.setValue(entry.getValue().withTotalCount(count));
             }
             return new CollectionPage(read.includeOwner() ? owner : null, credits, totals, awards);
         });

@@ -6,7 +6,6 @@ import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.catalog.Movie;
-import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.RankedPerson;
@@ -217,11 +216,6 @@ public final class DynamoCatalogImport implements CatalogImport {
                         .join().unprocessedItems().getOrDefault(table, List.of());
             }
         }
-    }
-
-    @Override
-    public void recordLongest(Part part, int length) {
-        weights.observeList(part, length).join();
     }
 
     @Override

@@ -90,7 +90,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     public CompletableFuture<Movie> putMovie(Movie given, CallContext context) {
         return optimistically(() -> {
             Map<String, AttributeValue> current = getConsistent(context, TableModel.movieKey(given.id()));
-            Movie movie = current == null || current.isEmpty() ? given : given.withRatingOf(TableModel.MOVIE.decode(current));
+            Movie movie = current == null || current.isEmpty() ? given.withCastCount(0)
+                    : given.withRatingOf(TableModel.MOVIE.decode(current));
             long next = version(current) + 1;
             Map<String, AttributeValue> item = new HashMap<>(TableModel.MOVIE.encode(movie));
             item.put(TableModel.VERSION, number(next));
@@ -113,7 +114,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     public CompletableFuture<Person> putPerson(Person given, CallContext context) {
         return optimistically(() -> {
             Map<String, AttributeValue> current = getConsistent(context, TableModel.personKey(given.id()));
-            Person person = current == null || current.isEmpty() ? given
+            Person person = current == null || current.isEmpty() ? given.withCounts(0, 0, 0)
                     : given.withProfessionsOf(TableModel.PERSON.decode(current));
             long next = version(current) + 1;
             Map<String, AttributeValue> item = new HashMap<>(TableModel.PERSON.encode(person));
@@ -202,10 +203,19 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 item.put(copy.versionAttribute(), number(version(copy.source() == TableModel.MOVIE ? movieItem : personItem)));
             }
             weights.observe(List.of(item)).join();
+            // A new credit counts on its person (and a cast credit on its movie), in the same transaction;
+            // the put's condition makes a concurrent second "new" credit fail and retry as a replacement.
+            boolean isNew = getConsistent(context, TableModel.keyOf(item)) == null;
+            Map<String, AttributeValue> movieKey = TableModel.movieKey(movieId);
+            Map<String, AttributeValue> personKey = TableModel.personKey(personId);
             transact(context, Access.CREDIT, List.of(
-                    check(TableModel.movieKey(movieId), versionCondition(movieItem)),
-                    check(TableModel.personKey(personId), versionCondition(personItem)),
-                    TransactWriteItem.builder().put(Put.builder().tableName(table).item(item).build()).build()));
+                    isNew && role == Role.CAST ? count(movieKey, Map.of(TableModel.CAST_COUNT, 1), versionCondition(movieItem))
+                            : check(movieKey, versionCondition(movieItem)),
+                    isNew ? count(personKey, Map.of(TableModel.counter(role), 1), versionCondition(personItem))
+                            : check(personKey, versionCondition(personItem)),
+                    TransactWriteItem.builder().put(Put.builder().tableName(table).item(item)
+                            .conditionExpression(isNew ? "attribute_not_exists(#pk)" : "attribute_exists(#pk)")
+                            .expressionAttributeNames(Map.of("#pk", TableModel.PK)).build()).build()));
             countCredits(context, credit, item);
             return credit;
         });
@@ -300,8 +310,38 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     @Override
     public CompletableFuture<Boolean> uncredit(MovieId movieId, PersonId personId, Role role, CallContext context) {
-        return deleteOfType(context, Access.UNCREDIT, TableModel.creditKey(movieId, personId, role),
-                TableModel.credits(role).type());
+        return optimistically(() -> {
+            Map<String, AttributeValue> key = TableModel.creditKey(movieId, personId, role);
+            if (getConsistent(context, key) == null) {
+                return false;
+            }
+            // The delete only of that credit, and the counts of its person (and movie) down by one, together.
+            List<TransactWriteItem> items = new ArrayList<>();
+            items.add(TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(key)
+                    .conditionExpression("#type = :type").expressionAttributeNames(Map.of("#type", TableModel.TYPE))
+                    .expressionAttributeValues(Map.of(":type", s(TableModel.credits(role).type()))).build()).build());
+            items.add(count(TableModel.personKey(personId), Map.of(TableModel.counter(role), -1), EXISTS));
+            if (role == Role.CAST) {
+                items.add(count(TableModel.movieKey(movieId), Map.of(TableModel.CAST_COUNT, -1), EXISTS));
+            }
+            transact(context, Access.UNCREDIT, items);
+            return true;
+        });
+    }
+
+    /** Adds to counters of an item, on condition. */
+    private TransactWriteItem count(Map<String, AttributeValue> key, Map<String, Integer> deltas, Condition condition) {
+        Map<String, String> names = new HashMap<>(condition.names() == null ? Map.of() : condition.names());
+        Map<String, AttributeValue> values = new HashMap<>(condition.values());
+        List<String> adds = new ArrayList<>();
+        deltas.forEach((attribute, delta) -> {
+            names.put("#c" + adds.size(), attribute);
+            values.put(":c" + adds.size(), number(delta));
+            adds.add("#c" + adds.size() + " :c" + adds.size());
+        });
+        return TransactWriteItem.builder().update(Update.builder().tableName(table).key(key)
+                .updateExpression("ADD " + String.join(", ", adds)).conditionExpression(condition.expression())
+                .expressionAttributeNames(names).expressionAttributeValues(values).build()).build();
     }
 
     /** Deletes the item at {@code key} if it is of {@code type}; whether there was one. */
@@ -335,20 +375,42 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             }
             boolean existed = keys.stream().anyMatch(key -> TableModel.is(key, TableModel.MOVIE));
             // The movie item goes first, in the first transaction: a credit or a stream that checks the movie
-            // afterwards fails instead of leaving an orphan behind, and a retry finds what is left.
-            List<TransactWriteItem> deletes = new ArrayList<>();
+            // afterwards fails instead of leaving an orphan behind, and a retry finds what is left. A person's
+            // credits go in one transaction with their counts down by as many (one update per person item).
+            List<List<TransactWriteItem>> units = new ArrayList<>();
+            Map<String, Map<String, Integer>> countsOf = new LinkedHashMap<>();
+            Map<String, List<TransactWriteItem>> creditsOf = new HashMap<>();
             for (Map<String, AttributeValue> key : keys) {
-                TransactWriteItem delete = TransactWriteItem.builder().delete(Delete.builder().tableName(table)
-                        .key(TableModel.keyOf(key)).build()).build();
+                Delete.Builder delete = Delete.builder().tableName(table).key(TableModel.keyOf(key));
+                Role role = TableModel.CREDITS.stream().filter(entity -> TableModel.is(key, entity)).findFirst()
+                        .map(entity -> (Role) entity.constant("role")).orElse(null);
                 if (TableModel.is(key, TableModel.MOVIE)) {
-                    deletes.add(0, delete);
+                    units.add(0, List.of(TransactWriteItem.builder().delete(delete.build()).build()));
+                } else if (role != null) {
+                    String person = key.get(TableModel.CAST.attribute("personId")).s();
+                    countsOf.computeIfAbsent(person, p -> new HashMap<>()).merge(TableModel.counter(role), -1, Integer::sum);
+                    creditsOf.computeIfAbsent(person, p -> new ArrayList<>()).add(TransactWriteItem.builder()
+                            .delete(delete.conditionExpression("attribute_exists(#pk)")
+                                    .expressionAttributeNames(Map.of("#pk", TableModel.PK)).build()).build());
                 } else {
-                    deletes.add(delete);
+                    units.add(List.of(TransactWriteItem.builder().delete(delete.build()).build()));
                 }
             }
-            for (int i = 0; i < deletes.size(); i += MAX_TRANSACTION_ITEMS) {
-                transact(context, Access.DELETE_COLLECTION,
-                        deletes.subList(i, Math.min(deletes.size(), i + MAX_TRANSACTION_ITEMS)));
+            countsOf.forEach((person, deltas) -> {
+                List<TransactWriteItem> unit = new ArrayList<>(creditsOf.get(person));
+                unit.add(count(TableModel.personKey(PersonId.of(person)), deltas, EXISTS));
+                units.add(unit);
+            });
+            List<TransactWriteItem> batch = new ArrayList<>();
+            for (List<TransactWriteItem> unit : units) {
+                if (batch.size() + unit.size() > MAX_TRANSACTION_ITEMS) {
+                    transact(context, Access.DELETE_COLLECTION, batch);
+                    batch = new ArrayList<>();
+                }
+                batch.addAll(unit);
+            }
+            if (!batch.isEmpty()) {
+                transact(context, Access.DELETE_COLLECTION, batch);
             }
             return existed;
         });
@@ -461,13 +523,15 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         })).join();
     }
 
-    /** Every item of a movie's collection, read consistently; only keys and types when {@code keysOnly}. */
+    /** Every item of a movie's collection, read consistently; only keys, types and people when {@code keysOnly}. */
     private List<Map<String, AttributeValue>> collection(CallContext context, MovieId movieId, boolean keysOnly) {
         QueryRequest.Builder query = Access.ENTIRE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", movieId)))
                 .consistentRead(true);
         if (keysOnly) {
-            query.projectionExpression("#pk, #sk, #type")
-                    .expressionAttributeNames(Map.of("#pk", TableModel.PK, "#sk", TableModel.SK, "#type", TableModel.TYPE));
+            // and who a credit names, whose counts its delete lowers
+            query.projectionExpression("#pk, #sk, #type, #person")
+                    .expressionAttributeNames(Map.of("#pk", TableModel.PK, "#sk", TableModel.SK, "#type", TableModel.TYPE,
+                            "#person", TableModel.CAST.attribute("personId")));
         }
         return Queries.all(client, context, Access.ENTIRE_COLLECTION, query.build()).join();
     }
@@ -634,6 +698,9 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         AttributeValue version = item == null ? null : item.get(TableModel.VERSION);
         return version == null ? 0 : Long.parseLong(version.n());
     }
+
+    /** The item exists: a count is never added to an item that is not there. */
+    private static final Condition EXISTS = new Condition("attribute_exists(#pk)", Map.of());
 
     private static Condition versionCondition(Map<String, AttributeValue> current) {
         if (current == null) {

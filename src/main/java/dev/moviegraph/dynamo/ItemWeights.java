@@ -31,9 +31,21 @@ public final class ItemWeights {
     static final String NAME = "item-sizes";
     private static final String PREFIX = "size#";
     private static final String LIST_PREFIX = "list#";
-    /** Crew credits carry their place in their list (1 first, never reused): the largest is the list's length at most. */
-    private static final Map<String, Part> POSITIONED = Map.of(
-            TableModel.DIRECTOR.type(), Part.DIRECTORS, TableModel.WRITER.type(), Part.WRITERS);
+    /** An attribute of an item type that is the length of a list, or a bound of it. */
+    private record Length(String type, String attribute, Part list) {
+    }
+
+    /**
+     * Items that carry a list's length: a crew credit its place in its list (1 first, never reused, so the
+     * largest is the list's length at most), a movie its cast count, a person their credits in each role.
+     */
+    private static final List<Length> LENGTHS = List.of(
+            new Length(TableModel.DIRECTOR.type(), TableModel.DIRECTOR.attribute("position"), Part.DIRECTORS),
+            new Length(TableModel.WRITER.type(), TableModel.WRITER.attribute("position"), Part.WRITERS),
+            new Length(TableModel.MOVIE.type(), TableModel.MOVIE.attribute("castCount"), Part.CAST),
+            new Length(TableModel.PERSON.type(), TableModel.PERSON.attribute("actedCount"), Part.ACTED),
+            new Length(TableModel.PERSON.type(), TableModel.PERSON.attribute("directedCount"), Part.DIRECTED),
+            new Length(TableModel.PERSON.type(), TableModel.PERSON.attribute("wroteCount"), Part.WROTE));
 
     private final DynamoDbAsyncClient client;
     private final String table;
@@ -102,8 +114,8 @@ public final class ItemWeights {
     }
 
     /**
-     * Notes items about to be written; records the types whose largest size grew, and the crew lists
-     * whose longest grew (one conditional update each, only when it grew, so writing never shrinks what
+     * Notes items about to be written; records the types whose largest size grew, and the lists whose
+     * longest grew (from the lengths items carry) (one conditional update each, only when it grew, so writing never shrinks what
      * another writer recorded).
      */
     public CompletableFuture<Void> observe(List<Map<String, AttributeValue>> items) {
@@ -115,14 +127,11 @@ public final class ItemWeights {
                 largest.merge(type, size, Math::max);
                 grown.merge(PREFIX + type, size, Math::max);
             }
-            Part positioned = POSITIONED.get(type);
-            AttributeValue position = positioned == null ? null : item.get(TableModel.credits(positioned.role())
-                    .attribute("position"));
-            if (position != null && position.n() != null) {
-                int length = Integer.parseInt(position.n());
-                if (length > longest.getOrDefault(positioned, 0)) {
-                    longest.merge(positioned, length, Math::max);
-                    grown.merge(LIST_PREFIX + positioned.name(), length, Math::max);
+            for (Length length : LENGTHS) {
+                AttributeValue value = length.type().equals(type) ? item.get(length.attribute()) : null;
+                if (value != null && value.n() != null && Integer.parseInt(value.n()) > longest.getOrDefault(length.list(), 0)) {
+                    longest.merge(length.list(), Integer.parseInt(value.n()), Math::max);
+                    grown.merge(LIST_PREFIX + length.list().name(), Integer.parseInt(value.n()), Math::max);
                 }
             }
         }

@@ -282,6 +282,18 @@ public final class TableModel {
         return role == Role.CAST ? credit : credit.omit("characters");
     }
 
+    /** A movie's count of cast credits: an attribute of the movie item that every credit write keeps. */
+    static final String CAST_COUNT = MOVIE.attribute("castCount");
+
+    /** A person's count of credits in {@code role}: an attribute of the person item. */
+    static String counter(Role role) {
+        return PERSON.attribute(switch (role) {
+            case CAST -> "actedCount";
+            case DIRECTOR -> "directedCount";
+            case WRITER -> "wroteCount";
+        });
+    }
+
     /** The entity of the credits in {@code role}. */
     static Entity<Credit> credits(Role role) {
         return CREDITS.get(role.ordinal());

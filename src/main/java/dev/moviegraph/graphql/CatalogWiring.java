@@ -31,6 +31,7 @@ import dev.moviegraph.catalog.SearchKind;
 import dev.moviegraph.catalog.SearchQuery;
 import dev.moviegraph.catalog.SearchRead;
 import dev.moviegraph.catalog.Slice;
+import dev.moviegraph.catalog.StoreUnavailableException;
 import dev.moviegraph.catalog.StreamReceipt;
 import dev.moviegraph.catalog.StreamRecord;
 import dev.moviegraph.catalog.Writes;
@@ -180,6 +181,14 @@ final class CatalogWiring {
         for (String connection : List.of("CastConnection", "CreditConnection")) {
             field(connection, "edges", PARENT_ITEM, env -> ((CreditPage) env.getSource()).entries());
             field(connection, "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+            field(connection, "totalCount", PARENT_ITEM, env -> {
+                Integer count = ((CreditPage) env.getSource()).totalCount();
+                if (count == null) {
+                    throw new StoreUnavailableException("This list's count is not recorded in the table yet: "
+                            + "run `moviegraph.jar migrate`");
+                }
+                return count;
+            });
         }
         for (String edge : List.of("CastEdge", "CreditEdge")) {
             field(edge, "cursor", PARENT_ITEM, env -> ((CreditPage.Entry) env.getSource()).cursor());
@@ -376,7 +385,7 @@ final class CatalogWiring {
             if (parts.isEmpty()) {
                 return MovieNode.reference(id, copy);
             }
-            CollectionRead read = CollectionRead.movie(id, false, parts);
+            CollectionRead read = CollectionRead.movie(id, counted(env), parts);
             return new MovieNode(id, null, copy, prefetched(read, collection(env, read)));
         }
         PersonId id = PersonId.of(hit.id());
@@ -384,8 +393,13 @@ final class CatalogWiring {
         if (parts.isEmpty()) {
             return PersonNode.reference(id, hit.name());
         }
-        CollectionRead read = CollectionRead.person(id, false, parts);
+        CollectionRead read = CollectionRead.person(id, counted(env), parts);
         return new PersonNode(id, null, hit.name(), prefetched(read, collection(env, read)));
+    }
+
+    /** Whether a list of this node asks for its totalCount, which its owner item keeps. */
+    private static boolean counted(DataFetchingEnvironment env) {
+        return env.getSelectionSet().contains("*/totalCount");
     }
 
     private CompletableFuture<MonthlyStreams> streamTotal(DataFetchingEnvironment env) {
@@ -491,21 +505,22 @@ final class CatalogWiring {
 
     private static Object movieList(DataFetchingEnvironment env, ListField list) {
         MovieNode node = movieNode(env);
-        return part(env, list, node.parts(), slice -> CollectionRead.movie(node.id(), false, Map.of(list.part(), slice)));
+        return part(env, list, node.parts(), (slice, owner) -> CollectionRead.movie(node.id(), owner, Map.of(list.part(), slice)));
     }
 
     private static Object personList(DataFetchingEnvironment env, ListField list) {
         PersonNode node = personNode(env);
-        return part(env, list, node.parts(), slice -> CollectionRead.person(node.id(), false, Map.of(list.part(), slice)));
+        return part(env, list, node.parts(), (slice, owner) -> CollectionRead.person(node.id(), owner, Map.of(list.part(), slice)));
     }
 
     /** A list field: the prefetched page when the owner's read asked for this very slice, else its own read. */
     private static CompletableFuture<Object> part(DataFetchingEnvironment env, ListField list,
                                                   Map<Part, Prefetched> prefetched,
-                                                  Function<Slice, CollectionRead> read) {
+                                                  java.util.function.BiFunction<Slice, Boolean, CollectionRead> read) {
         Slice slice = list.slice().apply(env.getArguments());
         Prefetched known = prefetched.get(list.part());
-        CollectionRead own = read.apply(slice);
+        // totalCount is kept on the owner item: a list asked for it is read with its owner.
+        CollectionRead own = read.apply(slice, env.getSelectionSet().contains("totalCount"));
         CompletableFuture<CollectionPage> page = known != null && known.slice().equals(slice) ? known.page()
                 : Loaders.collections(env, own).load(own, List.of(Paths.of(env)));
         return page.thenApply(found -> {

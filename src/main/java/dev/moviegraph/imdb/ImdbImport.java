@@ -7,7 +7,6 @@ import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.RankedPerson;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
-import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Role;
@@ -124,8 +123,12 @@ public final class ImdbImport {
     private final Map<String, TitleCopy> kept = new HashMap<>();
     private final IdSet referenced = new IdSet();
     private final Map<String, String> names = new HashMap<>();
-    /** Cast credits of each person and of each kept title (principals rows: an upper bound), for read estimates. */
-    private final Map<String, Integer> actedBy = new HashMap<>();
+    /**
+     * Each referenced person's credits in each role (acted, directed, wrote), counted as the cast and crew
+     * phases will write them, so the person item carries exact counts; and each kept title's cast as the
+     * cast phase wrote it, for the movie item.
+     */
+    private final Map<String, int[]> creditCounts = new HashMap<>();
     private final Map<String, Integer> castOf = new HashMap<>();
     /** Each referenced person's most voted kept title: their rank in search. */
     private final Map<String, KnownFor> knownFor = new HashMap<>();
@@ -229,13 +232,20 @@ public final class ImdbImport {
             movies++;
             return List.of(new Movie(MovieId.of(row.id()), row.primaryTitle(), row.startYear(), null, row.genres(),
                     row.runtimeMinutes(), rating == null ? null : rating.averageRating(),
-                    rating == null ? null : rating.numVotes()));
+                    rating == null ? null : rating.numVotes(), castOf.getOrDefault(row.id(), 0)));
         });
         ratings.clear();
+        castOf.clear();
+    }
+
+    private void count(String personId, Role role) {
+        creditCounts.computeIfAbsent(personId, id -> new int[Role.values().length])[role.ordinal()]++;
     }
 
     private void referenced(Path principals, Optional<Path> crewFile) {
         Map<String, Map<String, CrewEntry>> fromPrincipals = new HashMap<>();
+        String[] lastTitle = {null};
+        Set<String> castInTitle = new HashSet<>();
         read(principals, new TitlePrincipalsParser(), "referenced", false, (row, line) -> {
             if (!kept.containsKey(row.titleId())) {
                 if (!known.contains(row.titleId())) {
@@ -246,8 +256,13 @@ public final class ImdbImport {
             referenced.add(row.personId());
             known(row.personId(), row.titleId());
             if (CAST_CATEGORIES.contains(row.category())) {
-                actedBy.merge(row.personId(), 1, Integer::sum);
-                castOf.merge(row.titleId(), 1, Integer::sum);
+                if (!row.titleId().equals(lastTitle[0])) {
+                    lastTitle[0] = row.titleId();
+                    castInTitle.clear();
+                }
+                if (castInTitle.add(row.personId())) {
+                    count(row.personId(), Role.CAST);
+                }
             }
             Role role = crewRole(row.category());
             if (role != null) {
@@ -276,6 +291,15 @@ public final class ImdbImport {
             List<CrewEntry> entries = crew.computeIfAbsent(title, id -> new ArrayList<>());
             byOrdering.values().forEach(entries::add);
         });
+        // Each title's crew as the crew phase writes it: a person once per role.
+        crew.values().forEach(entries -> {
+            Set<String> seen = new HashSet<>();
+            entries.forEach(member -> {
+                if (seen.add(member.role() + member.personId())) {
+                    count(member.personId(), member.role());
+                }
+            });
+        });
     }
 
     /** Notes that {@code personId} is credited on kept title {@code titleId}, which may be their best known. */
@@ -295,8 +319,10 @@ public final class ImdbImport {
             }
             names.put(row.id(), row.name());
             people++;
+            int[] counts = creditCounts.getOrDefault(row.id(), new int[Role.values().length]);
             return List.of(new RankedPerson(new Person(PersonId.of(row.id()), row.name(), row.birthYear(),
-                    row.deathYear(), row.professions()), knownFor.get(row.id())));
+                    row.deathYear(), row.professions(), counts[Role.CAST.ordinal()], counts[Role.DIRECTOR.ordinal()],
+                    counts[Role.WRITER.ordinal()]), knownFor.get(row.id())));
         });
         referenced.clear();
         knownFor.clear();
@@ -325,6 +351,7 @@ public final class ImdbImport {
                 return null;
             }
             credits++;
+            castOf.merge(row.titleId(), 1, Integer::sum);
             remember(row.titleId(), row.personId(), Role.CAST);
             return List.of(new Credit(MovieId.of(row.titleId()), PersonId.of(row.personId()), Role.CAST, copy.title(),
                     copy.year(), names.get(row.personId()), row.characters(), row.ordering()));
@@ -336,7 +363,6 @@ public final class ImdbImport {
         long done = resumeLine("crew");
         long index = 0;
         List<Credit> chunk = new ArrayList<>();
-        Map<Role, Map<String, Integer>> creditsOf = new HashMap<>();
         for (Map.Entry<String, List<CrewEntry>> entry : crew.entrySet()) {
             index++;
             TitleCopy copy = kept.get(entry.getKey());
@@ -352,7 +378,6 @@ public final class ImdbImport {
                     continue;
                 }
                 int position = positions.merge(member.role(), 1, Integer::sum);
-                creditsOf.computeIfAbsent(member.role(), role -> new HashMap<>()).merge(member.personId(), 1, Integer::sum);
                 credits++;
                 remember(entry.getKey(), member.personId(), member.role());
                 if (index > done) {
@@ -367,17 +392,7 @@ public final class ImdbImport {
         }
         flush(chunk, "crew", index);
         settle(0);
-        // The longest lists, for read estimates: every title and person was counted, resumed or not.
-        target.recordLongest(Part.CAST, longest(castOf));
-        target.recordLongest(Part.ACTED, longest(actedBy));
-        target.recordLongest(Part.DIRECTED, longest(creditsOf.getOrDefault(Role.DIRECTOR, Map.of())));
-        target.recordLongest(Part.WROTE, longest(creditsOf.getOrDefault(Role.WRITER, Map.of())));
-        castOf.clear();
-        actedBy.clear();
-    }
-
-    private static int longest(Map<String, Integer> counts) {
-        return counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        creditCounts.clear();
     }
 
     private void remember(String titleId, String personId, Role role) {

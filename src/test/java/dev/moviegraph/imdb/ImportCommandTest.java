@@ -291,6 +291,14 @@ class ImportCommandTest {
             JsonNode filmography = graphql.query("{ person(id: \"nm0000003\") { movies { edges { node { movie { id } } } } } }")
                     .data().path("person").path("movies").path("edges");
             assertEquals(1, filmography.size(), "Shakespeare is no longer in tt0000001");
+            JsonNode counts = graphql.query("{ movie(id: \"tt0000001\") { cast { totalCount } }"
+                    + " person(id: \"nm0000003\") { movies { totalCount } } zoe: person(id: \"nm0000001\") {"
+                    + " movies { totalCount } wrote { totalCount } directed { totalCount } } }").data();
+            assertEquals(2, counts.path("movie").path("cast").path("totalCount").asInt(), "counted as the new release has it");
+            assertEquals(1, counts.path("person").path("movies").path("totalCount").asInt());
+            assertEquals(List.of(1, 0, 0), List.of(counts.path("zoe").path("movies").path("totalCount").asInt(),
+                    counts.path("zoe").path("wrote").path("totalCount").asInt(),
+                    counts.path("zoe").path("directed").path("totalCount").asInt()), "no longer a writer of tt0000001");
             assertEquals(List.of("tt0000001"), searchIds(graphql, "directors cut"), "the new title is searchable");
             assertEquals(List.of("nm0000001"), searchIds(graphql, "isabella"), "so is the new name");
             assertEquals(List.of(), searchIds(graphql, "william"), "the old name's words are gone");
@@ -389,10 +397,6 @@ class ImportCommandTest {
             return target.reconcilePerson(person, name);
         }
 
-        @Override
-        public void recordLongest(dev.moviegraph.catalog.Part part, int length) {
-            target.recordLongest(part, length);
-        }
 
         @Override
         public long itemsWritten() {
