@@ -31,7 +31,7 @@ public final class ImportedItems {
         this.parallel = parallel;
     }
 
-    /** The movie items and credits of these movies (none for an id that is not in the table). */
+    /** The movie items, credits and derived entries of these movies (none for an id that is not in the table). */
     public List<Map<String, AttributeValue>> movieCollections(List<String> movieIds) {
         Semaphore inFlight = new Semaphore(parallel);
         List<CompletableFuture<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
@@ -47,13 +47,24 @@ public final class ImportedItems {
         return items;
     }
 
-    /** The person items of these people (none for an id that is not in the table). */
+    /** The person items of these people and their search entries (none for an id that is not in the table). */
     public List<Map<String, AttributeValue>> people(List<String> personIds) {
         List<Map<String, AttributeValue>> keys = personIds.stream().map(id -> TableModel.personKey(PersonId.of(id))).toList();
         Batches.GetResult result = new Batches(client, table).getAll(keys, CallContext.NONE).join();
         if (!result.unprocessed().isEmpty()) {
             throw new IllegalStateException(result.unprocessed().size() + " person keys left unprocessed");
         }
-        return result.items();
+        List<Map<String, AttributeValue>> items = new ArrayList<>(result.items());
+        Semaphore inFlight = new Semaphore(parallel);
+        List<CompletableFuture<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
+        for (String id : personIds) {
+            inFlight.acquireUninterruptibly();
+            QueryRequest query = Access.PERSON_WORDS.query(table, Map.of(":pk", Map.of("personId", PersonId.of(id)),
+                    ":word", Map.of())).build();
+            reads.add(Queries.all(client, CallContext.NONE, Access.PERSON_WORDS, query)
+                    .whenComplete((found, failure) -> inFlight.release()));
+        }
+        reads.forEach(read -> items.addAll(read.join()));
+        return items;
     }
 }
