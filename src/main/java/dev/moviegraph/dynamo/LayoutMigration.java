@@ -1,6 +1,8 @@
 package dev.moviegraph.dynamo;
 
 import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
@@ -12,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -54,9 +57,15 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
  *     same in both layouts and are left alone, so every recorded stream stays known.</li>
  * </ul>
  * Then the model's person index (GSI3) is created and backfilled by DynamoDB, and only when it serves
- * is the layout recorded; layout 1's gsi1 (keyed {@code (sk, pk)}) is deleted last where the engine can.
- * Every step is idempotent and a run starts by recording "layout 1" when nothing is recorded, so a run cut short leaves a table servers still refuse, and running the
- * command again finishes it.
+ * is layout 2 recorded; layout 1's gsi1 (keyed {@code (sk, pk)}) is deleted last where the engine can.
+ *
+ * <p>Layouts are a chain: each declares its step from the one before ({@link Step}), and a run does every
+ * step the table needs, in order (1 to 2 to 3, or 2 to 3), recording each layout as its step ends. Layout
+ * 3's step creates the search and list indexes (gsi4, gsi5, gsi6), then Scans once and writes every movie
+ * and person again with its credit counts, and their search and list entries (a person ranked by the best
+ * known of the movies they are credited on). Every step is idempotent and a run starts by recording
+ * "layout 1" when nothing is recorded, so a run cut short leaves a table servers still refuse, and running
+ * the command again finishes it from the step it was in.
  */
 public final class LayoutMigration {
     /** Layout 1's names, as commit e55db79 wrote them: read here and nowhere else. */
@@ -73,8 +82,9 @@ public final class LayoutMigration {
         }
     }
 
-    /** What one run did. */
-    public record Summary(boolean alreadyCurrent, long scanned, long movies, long people, long credits, long millis) {
+    /** What one run did: items scanned, movies, people and credits rewritten, and items layout 3 derived. */
+    public record Summary(boolean alreadyCurrent, long scanned, long movies, long people, long credits, long entries,
+                          long millis) {
     }
 
     private static final int SEGMENTS = 8;
@@ -88,12 +98,24 @@ public final class LayoutMigration {
     private final AtomicLong movies = new AtomicLong();
     private final AtomicLong people = new AtomicLong();
     private final AtomicLong credits = new AtomicLong();
+    private final AtomicLong entries = new AtomicLong();
+    /** The last layout this run migrates to: the model's, or an earlier one for tests of a later step. */
+    private final int upTo;
+    private final List<Step> chain = List.of(
+            new Step(2, "people, credits and the person index", this::layout1To2),
+            new Step(3, "search and list indexes, entries and counts", this::layout2To3));
 
     /**
      * {@code dropLayout1Index}: delete layout 1's gsi1 once the new index serves (on DynamoDB; DynamoDB
      * Local fails to delete an index and leaves it "DELETING" for good, so there it stays, unused).
      */
     public LayoutMigration(DynamoDbAsyncClient client, String table, boolean dropLayout1Index, Consumer<String> progress) {
+        this(client, table, dropLayout1Index, progress, TableModel.LAYOUT_VERSION);
+    }
+
+    /** A migration that stops at layout {@code upTo}: a table of an earlier layout, as a test of a later step needs. */
+    public LayoutMigration(DynamoDbAsyncClient client, String table, boolean dropLayout1Index, Consumer<String> progress, int upTo) {
+        this.upTo = upTo;
         this.client = client;
         this.table = table;
         this.dropLayout1Index = dropLayout1Index;
@@ -108,7 +130,7 @@ public final class LayoutMigration {
             case CURRENT -> {
                 dropLayout1Index();
                 progress.accept("Table " + table + " already has layout " + TableModel.LAYOUT_VERSION + "; nothing to do");
-                return new Summary(true, 0, 0, 0, 0, 0);
+                return new Summary(true, 0, 0, 0, 0, 0, 0);
             }
             case NEWER -> throw new IllegalStateException("Table " + table + " was written by a later layout than "
                     + TableModel.LAYOUT_VERSION + "; this moviegraph cannot migrate it");
@@ -116,37 +138,138 @@ public final class LayoutMigration {
                 admin.recordLayout();
                 progress.accept("Table " + table + " holds nothing of an earlier layout; recorded layout "
                         + TableModel.LAYOUT_VERSION);
-                return new Summary(true, 0, 0, 0, 0, 0);
+                return new Summary(true, 0, 0, 0, 0, 0, 0);
             }
             case OLDER -> { }
         }
-        // From here until the end, the table says "layout 1" whatever happens to this process.
-        client.putItem(PutItemRequest.builder().tableName(table)
-                .item(TableModel.META.encode(new TableModel.Meta(TableModel.LAYOUT, 1, null)))
-                .conditionExpression("attribute_not_exists(" + TableModel.PK + ")")
-                .build()).exceptionally(failure -> {
-                    if (failure.getCause() instanceof ConditionalCheckFailedException) {
-                        return null;
-                    }
-                    throw failure instanceof java.util.concurrent.CompletionException completion
-                            ? completion : new java.util.concurrent.CompletionException(failure);
-                }).join();
-        progress.accept("Migrating table " + table + " from layout 1 to layout " + TableModel.LAYOUT_VERSION
-                + ": scanning in " + SEGMENTS + " segments");
+        int from = admin.recordedLayout();
+        if (from == 1) {
+            // From here until this step ends, the table says "layout 1" whatever happens to this process.
+            client.putItem(PutItemRequest.builder().tableName(table)
+                    .item(TableModel.META.encode(new TableModel.Meta(TableModel.LAYOUT, 1, null)))
+                    .conditionExpression("attribute_not_exists(" + TableModel.PK + ")")
+                    .build()).exceptionally(failure -> {
+                        if (failure.getCause() instanceof ConditionalCheckFailedException) {
+                            return null;
+                        }
+                        throw failure instanceof java.util.concurrent.CompletionException completion
+                                ? completion : new java.util.concurrent.CompletionException(failure);
+                    }).join();
+        }
+        // Each layout's step from the one before, in order; each records its layout when it is done, so a
+        // run cut short starts again at the step it was in, and every step is idempotent.
+        for (Step step : chain) {
+            if (step.to() > from && step.to() <= upTo) {
+                progress.accept("Migrating table " + table + " from layout " + (step.to() - 1) + " to layout " + step.to()
+                        + ": " + step.what());
+                step.run().run();
+                admin.recordLayout(step.to());
+                from = step.to();
+            }
+        }
+        dropLayout1Index();
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        progress.accept(String.format("Table %s has layout %d (%,d ms)", table, from, millis));
+        return new Summary(false, scanned.get(), movies.get(), people.get(), credits.get(), entries.get(), millis);
+    }
+
+    /** One layout's step from the one before: what it does, and doing it. */
+    private record Step(int to, String what, Runnable run) {
+    }
+
+    /** Layout 1 to 2: actors become people, credits get their person index keys; the person index. */
+    private void layout1To2() {
         convertItems();
         progress.accept(String.format("Items done: %,d scanned; %,d movies, %,d people, %,d credits rewritten",
                 scanned.get(), movies.get(), people.get(), credits.get()));
-        buildPersonIndex();
-        admin.recordLayout();
-        dropLayout1Index();
-        long millis = (System.nanoTime() - started) / 1_000_000;
-        progress.accept(String.format("Table %s has layout %d (%,d ms)", table, TableModel.LAYOUT_VERSION, millis));
-        return new Summary(false, scanned.get(), movies.get(), people.get(), credits.get(), millis);
+        buildIndex(Index.GSI3);
+    }
+
+    /**
+     * Layout 2 to 3: the search and list indexes (gsi4, gsi5, gsi6), then every movie's and person's
+     * search and list entries and counts, from one Scan of the table: a movie's entries need only the
+     * movie; a person's rank needs the votes of the movies they are credited on, and the counts need
+     * every credit, so the Scan collects movies, people and who is credited where, then writes.
+     */
+    private void layout2To3() {
+        for (Index index : List.of(Index.GSI4, Index.GSI5, Index.GSI6)) {
+            buildIndex(index);
+        }
+        Derived derived = new Derived();
+        scanAll(derived::collect);
+        ItemWeights weights = new ItemWeights(client, table).load();
+        List<Map<String, AttributeValue>> items = derived.items();
+        weights.observe(items).join();
+        new Batches(client, table).putAll(items, SEGMENTS).join();
+        entries.addAndGet(items.size());
+        progress.accept(String.format("Items done: %,d scanned; %,d movies and people with %,d items written",
+                scanned.get(), derived.movies.size() + derived.people.size(), items.size()));
+    }
+
+    /** What layout 3 derives from a table's movies, people and credits. */
+    private static final class Derived {
+        private final Map<MovieId, Map<String, AttributeValue>> movies = new ConcurrentHashMap<>();
+        private final Map<PersonId, Map<String, AttributeValue>> people = new ConcurrentHashMap<>();
+        private final List<Credit> credits = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        void collect(List<Map<String, AttributeValue>> page) {
+            for (Map<String, AttributeValue> item : page) {
+                if (TableModel.is(item, TableModel.MOVIE)) {
+                    movies.put(TableModel.MOVIE.decode(item).id(), item);
+                } else if (TableModel.is(item, TableModel.PERSON)) {
+                    people.put(TableModel.PERSON.decode(item).id(), item);
+                } else {
+                    for (Entity<Credit> entity : TableModel.CREDITS) {
+                        if (TableModel.is(item, entity)) {
+                            credits.add(entity.decode(item));
+                        }
+                    }
+                }
+            }
+        }
+
+        /** Every movie and person with its counts (its version kept), and their search and list entries. */
+        List<Map<String, AttributeValue>> items() {
+            Map<MovieId, Integer> cast = new HashMap<>();
+            Map<PersonId, int[]> counts = new HashMap<>();
+            Map<PersonId, KnownFor> knownFor = new HashMap<>();
+            for (Credit credit : credits) {
+                if (credit.role() == Role.CAST) {
+                    cast.merge(credit.movieId(), 1, Integer::sum);
+                }
+                counts.computeIfAbsent(credit.personId(), id -> new int[Role.values().length])[credit.role().ordinal()]++;
+                Map<String, AttributeValue> movieItem = movies.get(credit.movieId());
+                Movie movie = movieItem == null ? null : TableModel.MOVIE.decode(movieItem);
+                if (movie != null && movie.numVotes() != null) {
+                    knownFor.merge(credit.personId(), new KnownFor(movie.id(), movie.title(), movie.year(),
+                            movie.numVotes()), KnownFor::better);
+                }
+            }
+            List<Map<String, AttributeValue>> items = new ArrayList<>();
+            movies.forEach((id, item) -> {
+                Movie movie = TableModel.MOVIE.decode(item).withCastCount(cast.getOrDefault(id, 0));
+                items.add(withVersion(TableModel.MOVIE.encode(movie), item));
+                items.addAll(SearchEntries.of(movie));
+            });
+            people.forEach((id, item) -> {
+                int[] of = counts.getOrDefault(id, new int[Role.values().length]);
+                Person person = TableModel.PERSON.decode(item).withCounts(of[Role.CAST.ordinal()],
+                        of[Role.DIRECTOR.ordinal()], of[Role.WRITER.ordinal()]);
+                items.add(withVersion(TableModel.PERSON.encode(person), item));
+                items.addAll(SearchEntries.of(person, knownFor.get(id)));
+            });
+            return items;
+        }
     }
 
     // ---- items
 
     private void convertItems() {
+        scanAll(this::convert);
+    }
+
+    /** Every item of the table, page by page, to {@code pages}, in parallel segments. */
+    private void scanAll(Consumer<List<Map<String, AttributeValue>>> pages) {
         ExecutorService segments = Executors.newFixedThreadPool(SEGMENTS, runnable -> {
             Thread thread = new Thread(runnable, "moviegraph-migrate");
             thread.setDaemon(true);
@@ -156,7 +279,7 @@ public final class LayoutMigration {
             List<Future<?>> running = new ArrayList<>();
             for (int segment = 0; segment < SEGMENTS; segment++) {
                 int which = segment;
-                running.add(segments.submit(() -> scanSegment(which)));
+                running.add(segments.submit(() -> scanSegment(which, pages)));
             }
             long lastReport = System.nanoTime();
             for (Future<?> segment : running) {
@@ -167,8 +290,7 @@ public final class LayoutMigration {
                     } catch (java.util.concurrent.TimeoutException stillRunning) {
                         if (System.nanoTime() - lastReport >= POLL.toNanos()) {
                             lastReport = System.nanoTime();
-                            progress.accept(String.format("  %,d items scanned; %,d movies, %,d people, %,d credits rewritten",
-                                    scanned.get(), movies.get(), people.get(), credits.get()));
+                            progress.accept(String.format("  %,d items scanned", scanned.get()));
                         }
                     }
                 }
@@ -183,7 +305,7 @@ public final class LayoutMigration {
         }
     }
 
-    private void scanSegment(int segment) {
+    private void scanSegment(int segment, Consumer<List<Map<String, AttributeValue>>> pages) {
         Map<String, AttributeValue> from = null;
         do {
             ScanRequest.Builder scan = ScanRequest.builder().tableName(table).segment(segment).totalSegments(SEGMENTS)
@@ -193,7 +315,7 @@ public final class LayoutMigration {
             }
             ScanResponse page = client.scan(scan.build()).join();
             scanned.addAndGet(page.count());
-            convert(page.items());
+            pages.accept(page.items());
             from = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (from != null);
     }
@@ -272,19 +394,16 @@ public final class LayoutMigration {
 
     // ---- indexes
 
-    /**
-     * Creates the model's person index ({@link Index#GSI3}), which DynamoDB backfills from the rewritten
-     * items, waits until it serves, then deletes layout 1's inverted gsi1 when {@code dropLayout1Index}.
-     */
-    private void buildPersonIndex() {
-        String name = Index.GSI3.indexName();
+    /** Creates one of the model's indexes unless it exists, which DynamoDB backfills, and waits until it serves. */
+    private void buildIndex(Index model) {
+        String name = model.indexName();
         while (true) {
             TableDescription description = describe();
             GlobalSecondaryIndexDescription index = globalIndex(description, name);
             if (index == null) {
-                progress.accept("Creating index " + name + " on (" + Index.GSI3.partitionKey() + ", "
-                        + Index.GSI3.sortKey() + "); DynamoDB backfills it from the items");
-                createPersonIndex(description);
+                progress.accept("Creating index " + name + " on (" + model.partitionKey() + ", "
+                        + model.sortKey() + "); DynamoDB backfills it from the items");
+                createIndex(description, model);
             } else if (index.indexStatus() == IndexStatus.ACTIVE && !Boolean.TRUE.equals(index.backfilling())) {
                 return;
             } else {
@@ -317,9 +436,9 @@ public final class LayoutMigration {
                 .filter(index -> index.indexName().equals(name)).findFirst().orElse(null);
     }
 
-    private void createPersonIndex(TableDescription description) {
+    private void createIndex(TableDescription description, Index index) {
         GlobalSecondaryIndex model = TableModel.createTableRequest(table).globalSecondaryIndexes().stream()
-                .filter(index -> index.indexName().equals(Index.GSI3.indexName())).findFirst().orElseThrow();
+                .filter(declared -> declared.indexName().equals(index.indexName())).findFirst().orElseThrow();
         CreateGlobalSecondaryIndexAction.Builder create = CreateGlobalSecondaryIndexAction.builder()
                 .indexName(model.indexName()).keySchema(model.keySchema()).projection(model.projection());
         boolean provisioned = description.billingModeSummary() != null
@@ -333,7 +452,7 @@ public final class LayoutMigration {
                     .writeCapacityUnits(description.provisionedThroughput().writeCapacityUnits()).build());
         }
         List<AttributeDefinition> definitions = TableModel.createTableRequest(table).attributeDefinitions().stream()
-                .filter(definition -> List.of(Index.GSI3.partitionKey(), Index.GSI3.sortKey())
+                .filter(definition -> List.of(index.partitionKey(), index.sortKey())
                         .contains(definition.attributeName())).toList();
         client.updateTable(UpdateTableRequest.builder().tableName(table).attributeDefinitions(definitions)
                 .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(create.build()).build())

@@ -102,9 +102,23 @@ public final class TableAdmin {
 
     /** Records that the table holds this model's layout. */
     public void recordLayout() {
+        recordLayout(TableModel.LAYOUT_VERSION);
+    }
+
+    /** Records that the table holds {@code version} (a migration that finished one step of its chain). */
+    void recordLayout(int version) {
         client.putItem(PutItemRequest.builder().tableName(table)
-                .item(TableModel.META.encode(new TableModel.Meta(TableModel.LAYOUT, TableModel.LAYOUT_VERSION, null)))
+                .item(TableModel.META.encode(new TableModel.Meta(TableModel.LAYOUT, version, null)))
                 .overrideConfiguration(STARTUP).build()).join();
+    }
+
+    /** The layout the table's layout item records; 1 when it has none (layout 1 wrote none). */
+    int recordedLayout() {
+        var response = client.getItem(GetItemRequest.builder().tableName(table).key(TableModel.metaKey(TableModel.LAYOUT))
+                .consistentRead(true).overrideConfiguration(STARTUP).build()).join();
+        Integer recorded = response.hasItem() && !response.item().isEmpty()
+                ? TableModel.META.decode(response.item()).layoutVersion() : null;
+        return recorded == null ? 1 : recorded;
     }
 
     /**

@@ -52,7 +52,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  */
 public final class TableModel {
     /** The layout this model writes; a table records it in its layout item. */
-    public static final int LAYOUT_VERSION = 2;
+    public static final int LAYOUT_VERSION = 3;
 
     static final String PK = "pk";
     static final String SK = "sk";

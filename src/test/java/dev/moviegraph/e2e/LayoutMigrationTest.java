@@ -15,6 +15,7 @@ import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.LayoutMigration;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.support.GraphQLClient;
+import dev.moviegraph.catalog.SearchText;
 import dev.moviegraph.support.Layout1Table;
 
 import java.io.ByteArrayOutputStream;
@@ -56,8 +57,14 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
  */
 class LayoutMigrationTest {
     private static final String TABLE = "moviegraph";
-    /** Attributes layout 2 renders from the model and layout 1 did not have (or had otherwise). */
-    private static final Set<String> REKEYED = Set.of("lsi1sk", "gsi3pk", "gsi3sk");
+    /**
+     * Attributes layouts 2 and 3 render from the model and layout 1 did not have (or had otherwise): keys,
+     * and layout 3's credit counts on movies and people.
+     */
+    private static final Set<String> REKEYED = Set.of("lsi1sk", "gsi3pk", "gsi3sk", "castCount", "actedCount",
+            "directedCount", "wroteCount");
+    /** The items layout 3 derives from movies and people: search and list entries. */
+    private static final Set<String> DERIVED = Set.of("movieWord", "personWord", "movieList");
 
     /** The layout 1 table, loaded once; each test works on a copy of its database file. */
     private static Path layoutOne;
@@ -131,7 +138,7 @@ class LayoutMigrationTest {
         LayoutMigration.Summary summary = Migrate.run(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)),
                 new PrintStream(terminal, true, StandardCharsets.UTF_8));
         String printed = terminal.toString(StandardCharsets.UTF_8);
-        assertTrue(printed.contains("has layout 2"), printed);
+        assertTrue(printed.contains("has layout 3"), printed);
         assertEquals(count(before, "actor"), summary.people());
         assertEquals(count(before, "cast"), summary.credits());
         assertEquals(count(before, "movie"), summary.movies());
@@ -165,10 +172,70 @@ class LayoutMigrationTest {
                 () -> Moviegraph.start(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)), List.of()));
         assertTrue(refused.getMessage().contains("migrate"), refused.getMessage());
 
-        LayoutMigration.Summary rest = Migrate.run(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)),
-                System.out);
+        // Finished up to layout 2 only: the step it was cut off in (layout 3's step is tested below).
+        LayoutMigration.Summary rest;
+        try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(dataDir, false)) {
+            DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of());
+            try {
+                rest = new LayoutMigration(client, TABLE, false, line -> { }, 2).run();
+            } finally {
+                client.close();
+            }
+        }
         assertEquals(count(halfway, "actor"), rest.people(), "the second run moved only what the first had not");
+        assertMigrated(before, scanAll(dataDir), false);
+    }
+
+    @Test
+    void aLayoutTwoTableCutOffOnItsWayToThreeIsRefusedThenFinishedAndServedWithSearchAndCounts() {
+        List<Map<String, AttributeValue>> before = layoutOneTable();
+        migrateTo(2, Integer.MAX_VALUE);
+        assertEquals(0, scanAll(dataDir).stream().filter(item -> DERIVED.contains(item.get("type").s())).count(),
+                "layout 2 has no search or list entries");
+        // The process dies after 3 writes of layout 3's step: some entries written, the layout still 2.
+        assertThrows(RuntimeException.class, () -> migrateTo(3, 3));
+        assertTrue(scanAll(dataDir).stream().anyMatch(item -> DERIVED.contains(item.get("type").s())), "cut off halfway");
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> Moviegraph.start(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)), List.of()));
+        assertTrue(refused.getMessage().contains("migrate"), refused.getMessage());
+
+        ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+        Migrate.run(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)), new PrintStream(terminal, true, StandardCharsets.UTF_8));
+        String printed = terminal.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("from layout 2 to layout 3") && !printed.contains("from layout 1"), printed);
         assertMigrated(before, scanAll(dataDir));
+        assertSearchable(before);
+    }
+
+    /** Migrates the copy up to {@code layout}, the process dying after {@code writes} writes. */
+    private void migrateTo(int layout, int writes) {
+        try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(dataDir, false)) {
+            DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of(new DiesAfterWrites(writes)));
+            try {
+                new LayoutMigration(client, TABLE, false, line -> { }, layout).run();
+            } finally {
+                client.close();
+            }
+        }
+    }
+
+    /** Served after layout 3: a movie found by its title's words, a person's filmography counted. */
+    private void assertSearchable(List<Map<String, AttributeValue>> before) {
+        Map<String, AttributeValue> movie = before.stream().filter(item -> item.get("type").s().equals("movie"))
+                .findFirst().orElseThrow();
+        Map<String, Long> creditsByActor = before.stream().filter(item -> item.get("type").s().equals("cast"))
+                .collect(Collectors.groupingBy(item -> item.get("actorId").s(), Collectors.counting()));
+        Map.Entry<String, Long> busiest = creditsByActor.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
+        try (Moviegraph server = Moviegraph.start(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)), List.of())) {
+            GraphQLClient graphql = new GraphQLClient(server.port());
+            String words = String.join(" ", SearchText.words(movie.get("title").s()));
+            JsonNode found = graphql.query("query($q: String!) { search(query: $q, types: [MOVIE], first: 100) { edges {"
+                    + " node { ... on Movie { id } } } } }", Map.of("q", words.substring(0, Math.min(words.length(), 100)))).body();
+            assertTrue(found.toString().contains(movie.get("movieId").s()), words + ": " + found);
+            JsonNode person = graphql.query("query($id: ID!) { person(id: $id) { movies { totalCount } } }",
+                    Map.of("id", busiest.getKey())).data().path("person");
+            assertEquals(busiest.getValue().intValue(), person.path("movies").path("totalCount").asInt());
+        }
     }
 
     @Test
@@ -186,7 +253,19 @@ class LayoutMigrationTest {
      * with its person attributes renamed; every credit's copies equal to their sources.
      */
     private static void assertMigrated(List<Map<String, AttributeValue>> before, List<Map<String, AttributeValue>> after) {
+        assertMigrated(before, after, true);
+    }
+
+    /** The same, with layout 3's derived items when {@code layoutThree}. */
+    private static void assertMigrated(List<Map<String, AttributeValue>> before, List<Map<String, AttributeValue>> after,
+                                       boolean layoutThree) {
         Map<String, Map<String, AttributeValue>> byKey = new HashMap<>();
+        if (layoutThree) {
+            assertDerived(after);
+        }
+        // What layout 3 derives, and the record of item sizes its writes keep, are checked apart.
+        after = after.stream().filter(item -> !DERIVED.contains(item.get("type").s()))
+                .filter(item -> !item.get("pk").s().equals("meta#item-sizes")).toList();
         after.forEach(item -> byKey.put(item.get("pk").s() + "|" + item.get("sk").s(), item));
         assertEquals(0, count(after, "actor"), "no actor item is left");
         assertEquals(before.size() + (hasLayoutItem(before) ? 0 : 1), after.size(), "one new item: the layout");
@@ -223,6 +302,27 @@ class LayoutMigrationTest {
                 assertEquals(movie.get("year"), credit.get("movieYear"));
                 assertEquals(byKey.get(person + "|" + person).get("name"), credit.get("personName"),
                         "person name copy of " + person);
+            }
+        }
+    }
+
+    /**
+     * Layout 3's derived items: each movie and person has exactly the search entries its title or name
+     * gives, each list entry names a movie, and movies and people carry their credits counted.
+     */
+    private static void assertDerived(List<Map<String, AttributeValue>> after) {
+        long wordsWanted = after.stream().filter(item -> item.get("type").s().equals("movie"))
+                .mapToLong(item -> SearchText.prefixes(item.get("title").s()).size()).sum()
+                + after.stream().filter(item -> item.get("type").s().equals("person"))
+                .mapToLong(item -> SearchText.prefixes(item.get("name").s()).size()).sum();
+        assertEquals(wordsWanted, count(after, "movieWord") + count(after, "personWord"), "every search entry, once");
+        assertTrue(count(after, "movieList") >= count(after, "movie"), "every movie in its lists");
+        Map<String, Long> castOf = after.stream().filter(item -> item.get("type").s().equals("cast"))
+                .collect(Collectors.groupingBy(item -> item.get("movieId").s(), Collectors.counting()));
+        for (Map<String, AttributeValue> movie : after) {
+            if (movie.get("type").s().equals("movie")) {
+                assertEquals(castOf.getOrDefault(movie.get("movieId").s(), 0L).toString(), movie.get("castCount").n(),
+                        "cast counted on " + movie.get("movieId").s());
             }
         }
     }
