@@ -59,6 +59,10 @@ final class CatalogWiring {
     private static final Set<CatalogAccess> MOVIE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION);
     private static final Set<CatalogAccess> PERSON_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.PERSON_CREDITS);
 
+    /** The types a movie, or a person, is returned as: the selection of its lists is read on these. */
+    private static final Set<String> MOVIE_TYPES = Set.of("Movie");
+    private static final Set<String> PERSON_TYPES = Set.of("Person", "Actor");
+
     private static final List<ListField> MOVIE_LISTS = List.of(
             ListField.page("cast", Part.CAST),
             ListField.all("directors", Part.DIRECTORS),
@@ -207,7 +211,7 @@ final class CatalogWiring {
 
     /** A root movie, read together with the parts of its collection the selection asks for. */
     private CompletableFuture<MovieNode> movie(DataFetchingEnvironment env, MovieId id) {
-        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_LISTS);
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
         return owner(env, CollectionRead.movie(id, true, parts), new MovieRef(id))
                 .thenApply(found -> found.item() == null ? null
                         : new MovieNode(id, (Movie) found.item(), null, found.prefetched()));
@@ -215,7 +219,7 @@ final class CatalogWiring {
 
     /** A root person, read together with the credit lists the selection asks for. */
     private CompletableFuture<PersonNode> person(DataFetchingEnvironment env, PersonId id) {
-        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_LISTS);
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_TYPES, PERSON_LISTS);
         return owner(env, CollectionRead.person(id, true, parts), new PersonRef(id))
                 .thenApply(found -> found.item() == null ? null
                         : new PersonNode(id, (Person) found.item(), null, found.prefetched()));
