@@ -58,6 +58,8 @@ final class CatalogWiring {
     private static final Set<CatalogAccess> BY_KEY = Set.of(CatalogAccess.ITEMS_BY_KEY);
     private static final Set<CatalogAccess> MOVIE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION);
     private static final Set<CatalogAccess> PERSON_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.PERSON_CREDITS);
+    private static final Set<CatalogAccess> NODE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY,
+            CatalogAccess.MOVIE_COLLECTION, CatalogAccess.PERSON_CREDITS);
 
     /** The types a movie, or a person, is returned as: the selection of its lists is read on these. */
     private static final Set<String> MOVIE_TYPES = Set.of("Movie");
@@ -89,6 +91,8 @@ final class CatalogWiring {
         for (String people : List.of("people", "actors")) {
             field("Query", people, PERSON_READS, env -> each(env, PersonId::of, this::person));
         }
+        field("Query", "node", NODE_READS, env -> node(env, nodeId(env.getArgument("id"))));
+        field("Query", "nodes", NODE_READS, env -> each(env, CatalogWiring::nodeId, this::node));
         field("Query", "topMovies", Set.of(CatalogAccess.TOP_MOVIES), this::topMovies);
         field("Query", "streamTotal", BY_KEY, this::streamTotal);
         // Subscriptions are read as queries on every change (see LiveQueries): the same reads, and what each
@@ -204,6 +208,14 @@ final class CatalogWiring {
                 .scalar(ExtendedScalars.DateTime)
                 .scalar(YearMonthScalar.INSTANCE);
         types.values().forEach(wiring::type);
+        wiring.type(TypeRuntimeWiring.newTypeWiring("Node").typeResolver(env -> {
+            Object node = env.getObject();
+            String type = node instanceof MovieNode ? "Movie" : node instanceof PersonNode ? "Person" : null;
+            if (type == null) {
+                throw new IllegalStateException("Not a Node: " + node);
+            }
+            return env.getSchema().getObjectType(type);
+        }));
         return wiring.build();
     }
 
@@ -223,6 +235,29 @@ final class CatalogWiring {
         return owner(env, CollectionRead.person(id, true, parts), new PersonRef(id))
                 .thenApply(found -> found.item() == null ? null
                         : new PersonNode(id, (Person) found.item(), null, found.prefetched()));
+    }
+
+    /**
+     * The id of a Relay node: IMDb's prefix says its kind, tt a movie and nm a person, each checked as
+     * movie and person check it (a malformed one is BAD_USER_INPUT); null for an id of no known kind,
+     * for which Relay expects node to answer null.
+     */
+    private static Record nodeId(String id) {
+        if (id.startsWith("tt")) {
+            return MovieId.of(id);
+        }
+        return id.startsWith("nm") ? PersonId.of(id) : null;
+    }
+
+    /** A root node: read as the movie or the person it names is read (null without a kind). */
+    private CompletableFuture<Object> node(DataFetchingEnvironment env, Record id) {
+        if (id instanceof MovieId movie) {
+            return movie(env, movie).thenApply(node -> node);
+        }
+        if (id instanceof PersonId person) {
+            return person(env, person).thenApply(node -> node);
+        }
+        return CompletableFuture.completedFuture(null);
     }
 
     /** An owner item and the parts prefetched with it. */
@@ -411,7 +446,7 @@ final class CatalogWiring {
         CompletableFuture<N> read(DataFetchingEnvironment env, I id);
     }
 
-    /** A list of roots by id ({@code movies}, {@code people}), each read as its single root would be. */
+    /** A list of roots by id ({@code movies}, {@code people}, {@code nodes}), each read as its root alone is. */
     private static <I, N> CompletableFuture<DataFetcherResult<List<N>>> each(DataFetchingEnvironment env,
                                                                             Function<String, I> parse, Root<I, N> root) {
         List<String> raw = env.getArgument("ids");
