@@ -72,6 +72,12 @@ final class CatalogWiring {
     private static final Set<CatalogAccess> BY_KEY = Set.of(CatalogAccess.ITEMS_BY_KEY);
     private static final Set<CatalogAccess> MOVIE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION);
     private static final Set<CatalogAccess> PERSON_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.PERSON_CREDITS);
+    private static final Set<CatalogAccess> NODE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY,
+            CatalogAccess.MOVIE_COLLECTION, CatalogAccess.PERSON_CREDITS);
+
+    /** The types a movie, or a person, is returned as: the selection of its lists is read on these. */
+    private static final Set<String> MOVIE_TYPES = Set.of("Movie");
+    private static final Set<String> PERSON_TYPES = Set.of("Person", "Actor");
 
     private static final List<ListField> MOVIE_LISTS = List.of(
             ListField.page("cast", Part.CAST),
@@ -101,6 +107,8 @@ final class CatalogWiring {
         for (String people : List.of("people", "actors")) {
             field("Query", people, PERSON_READS, env -> each(env, PersonId::of, this::person));
         }
+        field("Query", "node", NODE_READS, env -> node(env, nodeId(env.getArgument("id"))));
+        field("Query", "nodes", NODE_READS, env -> each(env, CatalogWiring::nodeId, this::node));
         field("Query", "topMovies", Set.of(CatalogAccess.TOP_MOVIES), this::topMovies);
         field("Query", "search", Set.of(CatalogAccess.SEARCH), CatalogWiring::search);
         field("Query", "browseMovies", Set.of(CatalogAccess.MOVIE_LISTS),
@@ -268,8 +276,17 @@ final class CatalogWiring {
                 .scalar(ExtendedScalars.DateTime)
                 .scalar(YearMonthScalar.INSTANCE);
         types.values().forEach(wiring::type);
-        wiring.type(TypeRuntimeWiring.newTypeWiring("SearchResult").typeResolver(env -> env.getSchema()
-                .getObjectType(env.getObject() instanceof MovieNode ? "Movie" : "Person")));
+        // A movie or a person, for the two abstract types that name both.
+        for (String abstractType : List.of("SearchResult", "Node")) {
+            wiring.type(TypeRuntimeWiring.newTypeWiring(abstractType).typeResolver(env -> {
+                Object node = env.getObject();
+                String type = node instanceof MovieNode ? "Movie" : node instanceof PersonNode ? "Person" : null;
+                if (type == null) {
+                    throw new IllegalStateException("Not a Movie or Person: " + node);
+                }
+                return env.getSchema().getObjectType(type);
+            }));
+        }
         return wiring.build();
     }
 
@@ -277,7 +294,7 @@ final class CatalogWiring {
 
     /** A root movie, read together with the parts of its collection the selection asks for. */
     private CompletableFuture<MovieNode> movie(DataFetchingEnvironment env, MovieId id) {
-        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_LISTS);
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
         return owner(env, CollectionRead.movie(id, true, parts), new MovieRef(id))
                 .thenApply(found -> found.item() == null ? null
                         : new MovieNode(id, (Movie) found.item(), null, found.prefetched()));
@@ -285,10 +302,33 @@ final class CatalogWiring {
 
     /** A root person, read together with the credit lists the selection asks for. */
     private CompletableFuture<PersonNode> person(DataFetchingEnvironment env, PersonId id) {
-        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_LISTS);
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_TYPES, PERSON_LISTS);
         return owner(env, CollectionRead.person(id, true, parts), new PersonRef(id))
                 .thenApply(found -> found.item() == null ? null
                         : new PersonNode(id, (Person) found.item(), null, found.prefetched()));
+    }
+
+    /**
+     * The id of a Relay node: IMDb's prefix says its kind, tt a movie and nm a person, each checked as
+     * movie and person check it (a malformed one is BAD_USER_INPUT); null for an id of no known kind,
+     * for which Relay expects node to answer null.
+     */
+    private static Record nodeId(String id) {
+        if (id.startsWith("tt")) {
+            return MovieId.of(id);
+        }
+        return id.startsWith("nm") ? PersonId.of(id) : null;
+    }
+
+    /** A root node: read as the movie or the person it names is read (null without a kind). */
+    private CompletableFuture<Object> node(DataFetchingEnvironment env, Record id) {
+        if (id instanceof MovieId movie) {
+            return movie(env, movie).thenApply(node -> node);
+        }
+        if (id instanceof PersonId person) {
+            return person(env, person).thenApply(node -> node);
+        }
+        return CompletableFuture.completedFuture(null);
     }
 
     /** An owner item and the parts prefetched with it. */
@@ -381,7 +421,7 @@ final class CatalogWiring {
         if (hit.kind() == SearchKind.MOVIE) {
             MovieId id = MovieId.of(hit.id());
             MovieNode.Copy copy = new MovieNode.Copy(hit.name(), true, hit.year());
-            Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_LISTS);
+            Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
             if (parts.isEmpty()) {
                 return MovieNode.reference(id, copy);
             }
@@ -389,7 +429,7 @@ final class CatalogWiring {
             return new MovieNode(id, null, copy, prefetched(read, collection(env, read)));
         }
         PersonId id = PersonId.of(hit.id());
-        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_LISTS);
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_TYPES, PERSON_LISTS);
         if (parts.isEmpty()) {
             return PersonNode.reference(id, hit.name());
         }
@@ -559,7 +599,7 @@ final class CatalogWiring {
         CompletableFuture<N> read(DataFetchingEnvironment env, I id);
     }
 
-    /** A list of roots by id ({@code movies}, {@code people}), each read as its single root would be. */
+    /** A list of roots by id ({@code movies}, {@code people}, {@code nodes}), each read as its root alone is. */
     private static <I, N> CompletableFuture<DataFetcherResult<List<N>>> each(DataFetchingEnvironment env,
                                                                             Function<String, I> parse, Root<I, N> root) {
         List<String> raw = env.getArgument("ids");

@@ -24,13 +24,17 @@ final class ReadPlans {
     /**
      * The slices of the selected list fields, each selected exactly once with valid arguments (aliases
      * with different arguments are each read on their own later, which stays correct, just not
-     * prefetched; a bad argument is reported by the field's own fetcher, at its own path).
+     * prefetched; a bad argument is reported by the field's own fetcher, at its own path). Only fields
+     * selected on one of {@code types} count: under an interface ({@code node}) a field may be selected
+     * for one type only ({@code ... on Movie { cast }}), and another type may have a field of that name.
      */
-    static Map<Part, Slice> prefetch(DataFetchingFieldSelectionSet selection, List<ListField> fields) {
+    static Map<Part, Slice> prefetch(DataFetchingFieldSelectionSet selection, Set<String> types,
+                                     List<ListField> fields) {
         Map<Part, Slice> parts = new EnumMap<>(Part.class);
         for (ListField field : fields) {
             List<SelectedField> selected = selection.getImmediateFields().stream()
-                    .filter(f -> f.getName().equals(field.field())).toList();
+                    .filter(f -> f.getName().equals(field.field()))
+                    .filter(f -> f.getObjectTypeNames().stream().anyMatch(types::contains)).toList();
             if (selected.isEmpty()
                     || Set.copyOf(selected.stream().map(SelectedField::getArguments).toList()).size() != 1) {
                 continue;

@@ -87,7 +87,8 @@ class CacheHintsTest {
 
     @Test
     void aShippedTypeWithoutItsHintStopsTheStartNamingTheFieldsThatReturnIt() throws IOException {
-        String withoutMovieHint = shipped().replace("type Movie @cacheControl(maxAge: 300) {", "type Movie {");
+        String withoutMovieHint = shipped().replace("type Movie implements Node @cacheControl(maxAge: 300) {",
+                "type Movie implements Node {");
 
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> new GraphQLService(
                 StubCatalog.complete(Set.of()), null, true, new GatewayMetrics(), withoutMovieHint, Clock.systemUTC()));
