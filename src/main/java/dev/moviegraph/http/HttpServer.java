@@ -74,6 +74,8 @@ public final class HttpServer {
             config.routes.get("/graphiql", ctx -> ctx.header("Content-Security-Policy", GRAPHIQL_CSP)
                     .contentType("text/html; charset=utf-8").result(graphiqlPage));
             config.routes.get("/graphiql/{file}", HttpServer::graphiqlFile);
+            UnreadBodies unread = new UnreadBodies(maxBodyBytes);
+            config.routes.after(unread::discard);
         });
     }
 

@@ -7,8 +7,17 @@ import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
 import dev.moviegraph.support.TestServer;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -102,6 +111,68 @@ class HttpProtocolTest {
             assertEquals(415, client.post("{\"query\":\"{ __typename }\"}", contentType, "application/json").status(),
                     contentType);
         }
+    }
+
+    /**
+     * A request refused before its body is read (wrong Content-Type, Accept, method or path) still has its
+     * body read: a server that answers and closes while the client is still sending makes the client's TCP
+     * stack drop the answer to the reset. So the refusal arrives, and the connection stays open for the next.
+     */
+    @Test
+    void aRequestRefusedBeforeItsBodyIsReadKeepsItsConnection() throws Exception {
+        String chunk = "{\"query\":\"{ __typename }\"," + "\"padding\":\"" + "x".repeat(2_000) + "\"}";
+        List<String> refusals = List.of(
+                "POST /graphql HTTP/1.1\r\nContent-Type: json\r\nAccept: application/json\r\n",
+                "POST /graphql HTTP/1.1\r\nContent-Type: application/json\r\nAccept: text/html\r\n",
+                "PUT /graphql HTTP/1.1\r\nContent-Type: application/json\r\n",
+                "POST /nowhere HTTP/1.1\r\nContent-Type: application/json\r\n");
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            for (String head : refusals) {
+                // The body in three chunks, the last one after the server has had time to answer.
+                out.write(ascii(head + "Host: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"));
+                for (int part = 0; part < 3; part++) {
+                    String piece = chunk.substring(part * chunk.length() / 3, (part + 1) * chunk.length() / 3);
+                    out.write(ascii(Integer.toHexString(piece.length()) + "\r\n" + piece + "\r\n"));
+                    out.flush();
+                    Thread.sleep(100);
+                }
+                out.write(ascii("0\r\n\r\n"));
+                out.flush();
+                int status = readResponse(in);
+                assertTrue(status >= 400 && status < 500, head + "-> " + status);
+            }
+            out.write(ascii("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+            out.flush();
+            assertEquals(200, readResponse(in), "the connection still serves after " + refusals.size() + " refusals");
+        }
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static final Pattern STATUS = Pattern.compile("^HTTP/1\\.1 (\\d{3})");
+    private static final Pattern LENGTH = Pattern.compile("(?im)^content-length:\\s*(\\d+)");
+
+    /** One response with a Content-Length body, read whole; its status. */
+    private static int readResponse(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("the server closed the connection after '" + head + "'");
+            }
+            head.write(b);
+        }
+        String text = head.toString(StandardCharsets.US_ASCII);
+        Matcher status = STATUS.matcher(text);
+        Matcher length = LENGTH.matcher(text);
+        assertTrue(status.find() && length.find(), text);
+        in.readNBytes(Integer.parseInt(length.group(1)));
+        return Integer.parseInt(status.group(1));
     }
 
     @Test
