@@ -53,7 +53,8 @@ public final class StandIns {
                 for (int i = 0; i < items; i++) {
                     entries.add(new CreditPage.Entry(TEXT, credit(part, read.id(), i + 1)));
                 }
-                credits.put(part, new CreditPage(entries, true));
+                // As long as the list could be: a count the planning run can give without a store.
+                credits.put(part, new CreditPage(entries, true, items));
             } else if (part == Part.TOP) {
                 totals = new ArrayList<>();
                 YearMonth month = YearMonth.parse(read.id());

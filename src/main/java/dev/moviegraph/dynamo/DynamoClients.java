@@ -18,6 +18,7 @@ import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.AwsRegionProvider;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
@@ -87,8 +88,18 @@ public final class DynamoClients {
      *                         at the first call)
      */
     public static DynamoDbAsyncClient create(URI endpoint, List<ExecutionInterceptor> interceptors) {
+        DynamoDbAsyncClient client = OwnedEventLoop.client(DynamoDbAsyncClient.class, "dynamodb-netty",
+                loop -> build(endpoint, interceptors, loop));
+        // The breaker outside the line: while it is open, calls fail at once instead of queueing first.
+        return OutageBreaker.guard(endpoint != null && isLoopback(endpoint)
+                ? InFlightLimit.wrap(client, LOCAL_CALLS_IN_FLIGHT) : client);
+    }
+
+    private static DynamoDbAsyncClient build(URI endpoint, List<ExecutionInterceptor> interceptors,
+                                             SdkEventLoopGroup loop) {
         DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .eventLoopGroup(loop)
                         .maxConcurrency(256)
                         .connectionTimeout(CONNECT_TIMEOUT))
                 .overrideConfiguration(timeoutsAndRetries()
@@ -103,10 +114,7 @@ public final class DynamoClients {
             Aws aws = resolveAws();
             builder.region(aws.region()).credentialsProvider(aws.credentials());
         }
-        DynamoDbAsyncClient client = builder.build();
-        // The breaker outside the line: while it is open, calls fail at once instead of queueing first.
-        return OutageBreaker.guard(endpoint != null && isLoopback(endpoint)
-                ? InFlightLimit.wrap(client, LOCAL_CALLS_IN_FLIGHT) : client);
+        return builder.build();
     }
 
     /** An endpoint on this machine: DynamoDB Local, embedded or started beside the gateway. */
@@ -125,7 +133,13 @@ public final class DynamoClients {
 
     /** The DynamoDB Streams client the stream aggregator reads the table's change stream with. */
     public static DynamoDbStreamsAsyncClient createStreams(URI endpoint) {
+        return OwnedEventLoop.client(DynamoDbStreamsAsyncClient.class, "dynamodb-streams-netty",
+                loop -> buildStreams(endpoint, loop));
+    }
+
+    private static DynamoDbStreamsAsyncClient buildStreams(URI endpoint, SdkEventLoopGroup loop) {
         DynamoDbStreamsAsyncClientBuilder builder = DynamoDbStreamsAsyncClient.builder()
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder().eventLoopGroup(loop))
                 .overrideConfiguration(timeoutsAndRetries().build());
         if (endpoint != null) {
             builder.endpointOverride(endpoint).region(regionOr(Region.US_EAST_1)).credentialsProvider(localOrDefault());

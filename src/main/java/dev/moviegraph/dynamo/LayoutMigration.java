@@ -88,6 +88,11 @@ public final class LayoutMigration {
     }
 
     private static final int SEGMENTS = 8;
+    /**
+     * Between looks at an index being built: from {@link #FIRST_POLL}, doubling up to {@link #POLL}. DynamoDB
+     * takes minutes and the doubling soon reaches 2 s; DynamoDB Local builds an index at once.
+     */
+    private static final Duration FIRST_POLL = Duration.ofMillis(50);
     private static final Duration POLL = Duration.ofSeconds(2);
 
     private final DynamoDbAsyncClient client;
@@ -397,7 +402,7 @@ public final class LayoutMigration {
     /** Creates one of the model's indexes unless it exists, which DynamoDB backfills, and waits until it serves. */
     private void buildIndex(Index model) {
         String name = model.indexName();
-        while (true) {
+        for (long wait = FIRST_POLL.toMillis(); ; wait = Math.min(POLL.toMillis(), wait * 2)) {
             TableDescription description = describe();
             GlobalSecondaryIndexDescription index = globalIndex(description, name);
             if (index == null) {
@@ -410,7 +415,7 @@ public final class LayoutMigration {
                 progress.accept("  index " + name + " is " + index.indexStatusAsString().toLowerCase()
                         + (Boolean.TRUE.equals(index.backfilling()) ? ", backfilling" : ""));
             }
-            sleep();
+            sleep(wait);
         }
     }
 
@@ -463,9 +468,9 @@ public final class LayoutMigration {
         return client.describeTable(DescribeTableRequest.builder().tableName(table).build()).join().table();
     }
 
-    private static void sleep() {
+    private static void sleep(long millis) {
         try {
-            Thread.sleep(POLL.toMillis());
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Migration interrupted; run it again to finish", e);

@@ -55,6 +55,16 @@ class TotalCountTest {
         assertEquals(server.counted(query.formatted("")).operations().size(), counted.operations().size(), "no extra request");
     }
 
+    /** The read budget's planning run counts too: its stand-in lists have a count, so a plan has no error. */
+    @Test
+    void aPlanOfACountedQueryHasNoError() {
+        Response plan = server.client().traced("plan", "{ person(id: \"" + DARABONT + "\") { movies(first: 2) {"
+                + " totalCount } } movie(id: \"" + SHAWSHANK + "\") { cast { totalCount } } }", java.util.Map.of());
+        assertEquals(200, plan.status(), plan.raw().body());
+        assertTrue(plan.errors().isMissingNode(), plan.raw().body());
+        assertEquals(2, plan.body().path("extensions").path("plan").path("calls").asInt(), plan.raw().body());
+    }
+
     @Test
     void listsUnderAListAreCountedWithTheirOwnersInTheSameRound() {
         String query = "{ movie(id: \"" + SHAWSHANK + "\") { cast(first: 3) { edges { node { person { id"

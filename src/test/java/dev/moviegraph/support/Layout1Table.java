@@ -11,9 +11,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -62,8 +64,54 @@ public final class Layout1Table {
         }
     }
 
+    /**
+     * A consistent share of the dump: one movie collection in {@code oneIn} (always those with streams),
+     * the people those movies credit, one in {@code oneIn} of the people with no credit, every stream of
+     * a kept movie, and the markers. Same shapes, fewer items: migrations tested on it finish sooner.
+     */
+    public static List<Map<String, AttributeValue>> items(int oneIn) {
+        List<Map<String, AttributeValue>> all = items();
+        Set<String> streamed = new HashSet<>();
+        Set<String> credited = new HashSet<>();
+        for (Map<String, AttributeValue> item : all) {
+            switch (item.get("type").s()) {
+                case "stream" -> streamed.add("mov#" + item.get("movieId").s());
+                case "cast" -> credited.add(item.get("sk").s());
+                default -> { }
+            }
+        }
+        Set<String> movies = new HashSet<>();
+        Set<String> people = new HashSet<>();
+        int movieIndex = 0;
+        int uncreditedIndex = 0;
+        for (Map<String, AttributeValue> item : all) {
+            String type = item.get("type").s();
+            String pk = item.get("pk").s();
+            if (type.equals("movie") && (movieIndex++ % oneIn == 0 || streamed.contains(pk))) {
+                movies.add(pk);
+            } else if (type.equals("actor") && !credited.contains(pk) && uncreditedIndex++ % oneIn == 0) {
+                people.add(pk);
+            }
+        }
+        all.stream().filter(item -> item.get("type").s().equals("cast") && movies.contains(item.get("pk").s()))
+                .forEach(credit -> people.add(credit.get("sk").s()));
+        return all.stream().filter(item -> switch (item.get("type").s()) {
+            case "actor" -> people.contains(item.get("pk").s());
+            case "stream" -> streamed.contains("mov#" + item.get("movieId").s())
+                    && movies.contains("mov#" + item.get("movieId").s());
+            case "meta" -> true;
+            default -> movies.contains(item.get("pk").s());
+        }).toList();
+    }
+
     /** Creates the table as layout 1 defined it and writes every item of the dump into it. */
     public static List<Map<String, AttributeValue>> create(DynamoDbAsyncClient client, String table) {
+        return create(client, table, items());
+    }
+
+    /** Creates the table as layout 1 defined it and writes {@code items} into it. */
+    public static List<Map<String, AttributeValue>> create(DynamoDbAsyncClient client, String table,
+                                                           List<Map<String, AttributeValue>> items) {
         Projection all = Projection.builder().projectionType(ProjectionType.ALL).build();
         client.createTable(CreateTableRequest.builder().tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(attribute("pk", ScalarAttributeType.S), attribute("sk", ScalarAttributeType.S),
@@ -80,7 +128,6 @@ public final class Layout1Table {
                 .streamSpecification(StreamSpecification.builder().streamEnabled(true)
                         .streamViewType(StreamViewType.NEW_IMAGE).build())
                 .build()).join();
-        List<Map<String, AttributeValue>> items = items();
         for (int i = 0; i < items.size(); i += 25) {
             List<WriteRequest> writes = items.subList(i, Math.min(items.size(), i + 25)).stream()
                     .map(item -> WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build())
