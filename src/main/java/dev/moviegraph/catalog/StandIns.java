@@ -69,15 +69,19 @@ public final class StandIns {
         return new CollectionPage(owner, credits, totals, awards);
     }
 
-    /** A full page of a search: the first half movies, then people (so both result types plan their fields). */
+    /**
+     * A full page of a search of each kind asked for: a real page may be all movies or all people, so
+     * the plan reads the fields of both as if the whole page were of that kind (at most one kind's worth
+     * too many, which keeps the estimate an upper bound and within twice the reads).
+     */
     public Page<SearchHit> search(SearchRead read) {
         List<Page.Entry<SearchHit>> entries = new ArrayList<>();
-        List<SearchKind> kinds = List.copyOf(new java.util.TreeSet<>(read.kinds()));
-        for (int i = 0; i < read.page().first(); i++) {
-            SearchKind kind = kinds.get(i * kinds.size() / read.page().first());
-            String id = kind == SearchKind.MOVIE ? nextMovie().value() : nextPerson().value();
-            entries.add(new Page.Entry<>(TEXT, new SearchHit(kind, id, TEXT, null,
-                    kind == SearchKind.PERSON ? new KnownFor(nextMovie(), TEXT, null, 0) : null)));
+        for (SearchKind kind : new java.util.TreeSet<>(read.kinds())) {
+            for (int i = 0; i < read.page().first(); i++) {
+                String id = kind == SearchKind.MOVIE ? nextMovie().value() : nextPerson().value();
+                entries.add(new Page.Entry<>(TEXT, new SearchHit(kind, id, TEXT, null,
+                        kind == SearchKind.PERSON ? new KnownFor(nextMovie(), TEXT, null, 0) : null)));
+            }
         }
         return new Page<>(entries, true);
     }

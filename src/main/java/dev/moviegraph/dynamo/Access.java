@@ -28,71 +28,20 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
  * templates ({@link #query}), and plans, traces and the start-up check describe them from the same
  * templates, so what a plan says is what is sent and a key format changes in the model alone.
  */
-enum Access {
+enum Access implements CallPattern {
     GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "GetItem", Index.TABLE, "pk = :pk AND sk = :sk",
             ":pk", keyed(PK), ":sk", keyed(SK)),
     BATCH_GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "BatchGetItem", Index.TABLE, "pk = :pk AND sk = :sk",
             ":pk", keyed(PK), ":sk", keyed(SK)),
-    /** LSI1 from the movie item: the movie, then its cast top-billed first. */
-    MOVIE_WITH_CAST(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk AND lsi1sk >= :movie",
-            ":pk", bind(TableModel.MOVIE, PK), ":movie", bind(TableModel.MOVIE, LSI1_SK)),
-    /** LSI1 after the movie item: a cast page, top-billed first. */
-    CAST_PAGE(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk AND lsi1sk > :movie",
-            ":pk", bind(TableModel.MOVIE, PK), ":movie", bind(TableModel.MOVIE, LSI1_SK)),
-    /** LSI1 up to the movie item: the movie's awards, directors, then writers, in credit order, then the movie. */
-    CREW(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk AND lsi1sk <= :movie",
-            ":pk", bind(TableModel.MOVIE, PK), ":movie", bind(TableModel.MOVIE, LSI1_SK)),
-    /** LSI1 from the start: directors, writers, the movie, then the cast, until the cast page is full. */
-    MOVIE_CREDITS(CatalogAccess.MOVIE_COLLECTION, "Query", Index.LSI1, "pk = :pk",
-            ":pk", bind(TableModel.MOVIE, PK)),
-    /**
-     * The item collection as readers see it: movie, credits and monthly totals. The movie's list and
-     * search entries sort last ({@code xl#}, {@code xw#}), so the range stops before them.
-     */
-    WHOLE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk AND sk < :entries",
-            ":pk", bind(TableModel.MOVIE, PK), ":entries", new Binding(List.of(TableModel.MOVIE_LIST), SK, Bound.PREFIX)),
     /** Every item of a movie's collection, its list and search entries too: what writers replace or delete. */
     ENTIRE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk",
             ":pk", bind(TableModel.MOVIE, PK)),
-    /** A movie's awards alone, in its collection: a writer counts them. */
-    MOVIE_AWARD_LIST(CatalogAccess.AWARD, "Query", Index.TABLE, "pk = :pk AND begins_with(sk, :awards)",
-            ":pk", bind(TableModel.MOVIE, PK), ":awards", new Binding(List.of(TableModel.MOVIE_AWARD), SK, Bound.PREFIX)),
-    /** The movie item and its totals: the sort-key range skips the credits. */
-    MOVIE_AND_TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk AND sk BETWEEN :low AND :high",
-            ":pk", bind(TableModel.MOVIE, PK), ":low", bind(TableModel.MOVIE, SK),
-            ":high", bind(TableModel.TOTAL, SK).orPrefixEnd()),
-    TOTALS(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk AND sk BETWEEN :low AND :high",
-            ":pk", bind(TableModel.MOVIE, PK), ":low", bind(TableModel.TOTAL, SK).orPrefix(),
-            ":high", bind(TableModel.TOTAL, SK).orPrefixEnd()),
-    /** GSI3 from the person's awards: their awards, the person, then their acting credits, newest first. */
-    PERSON_WITH_ACTED(CatalogAccess.PERSON_CREDITS, "Query", Index.GSI3,
-            "gsi3pk = :person AND gsi3sk BETWEEN :awards AND :acted",
-            ":person", bind(TableModel.PERSON, GSI3_PK),
-            ":awards", new Binding(List.of(TableModel.PERSON_AWARD), GSI3_SK, Bound.PREFIX),
-            ":acted", bind(TableModel.CAST, GSI3_SK).prefixEnd()),
-    /** GSI3: a person's awards (newest first), then the person item. */
-    PERSON_WITH_AWARDS(CatalogAccess.PERSON_CREDITS, "Query", Index.GSI3,
-            "gsi3pk = :person AND gsi3sk BETWEEN :awards AND :item",
-            ":person", bind(TableModel.PERSON, GSI3_PK),
-            ":awards", new Binding(List.of(TableModel.PERSON_AWARD), GSI3_SK, Bound.PREFIX),
-            ":item", bind(TableModel.PERSON, GSI3_SK)),
-    /** GSI3: a person's awards alone, newest first. */
-    PERSON_AWARDS(CatalogAccess.PERSON_CREDITS, "Query", Index.GSI3, "gsi3pk = :person AND begins_with(gsi3sk, :awards)",
-            ":person", bind(TableModel.PERSON, GSI3_PK),
-            ":awards", new Binding(List.of(TableModel.PERSON_AWARD), GSI3_SK, Bound.PREFIX)),
     /** GSI3: the person item and every credit of the person, all roles (a rename rewrites their copies). */
     PERSON_PARTITION(CatalogAccess.PUT_ENTITY, "Query", Index.GSI3, "gsi3pk = :person",
             ":person", bind(TableModel.PERSON, GSI3_PK)),
     /** A person's search entries, in their partition: a rename replaces them. */
     PERSON_WORDS(CatalogAccess.PUT_ENTITY, "Query", Index.TABLE, "pk = :pk AND begins_with(sk, :word)",
             ":pk", bind(TableModel.PERSON_WORD, PK), ":word", new Binding(List.of(TableModel.PERSON_WORD), SK, Bound.PREFIX)),
-    /** GSI3: a person's credits in one role, newest first, then by title. */
-    PERSON_CREDITS(CatalogAccess.PERSON_CREDITS, "Query", Index.GSI3, "gsi3pk = :person AND begins_with(gsi3sk, :role)",
-            ":person", bind(TableModel.PERSON, GSI3_PK),
-            ":role", new Binding(List.copyOf(TableModel.CREDITS), GSI3_SK, Bound.PREFIX)),
-    /** GSI2 (sparse, totals only), streams descending. */
-    TOP_OF_MONTH(CatalogAccess.TOP_MOVIES, "Query", Index.GSI2, "gsi2pk = :month",
-            ":month", bind(TableModel.TOTAL, GSI2_PK)),
 
     /** GSI4 (sparse, search entries only): movies and people whose words start with a prefix, best ranked first. */
     SEARCH(CatalogAccess.SEARCH, "Query", Index.GSI4, "gsi4pk = :prefix",
@@ -252,7 +201,8 @@ enum Access {
     }
 
     /** Whether the operation writes (its capacity is write units). */
-    boolean writes() {
+    @Override
+    public boolean writes() {
         return WRITE_OPERATIONS.contains(operation);
     }
 
@@ -264,12 +214,18 @@ enum Access {
      */
     double estimatedReadUnits(int items, int itemBytes) {
         if (operation.equals("Query")) {
-            return Math.max(1, Math.ceil((double) items * itemBytes / 4096)) * 0.5;
+            return queryReadUnits(items, itemBytes);
         }
         return items * Math.ceil(itemBytes / 4096.0) * 0.5;
     }
 
-    String operation() {
+    /** At most the read units of a Query reading {@code items} items of at most {@code itemBytes} each. */
+    static double queryReadUnits(int items, int itemBytes) {
+        return Math.max(1, Math.ceil((double) items * itemBytes / 4096)) * 0.5;
+    }
+
+    @Override
+    public String operation() {
         return operation;
     }
 
@@ -278,7 +234,8 @@ enum Access {
     }
 
     /** The index name, or "table" for the base table. */
-    String indexLabel() {
+    @Override
+    public String indexLabel() {
         return index.label();
     }
 
@@ -300,7 +257,8 @@ enum Access {
     }
 
     /** The key condition with its values in place, as a trace shows it. */
-    String render(Map<String, AttributeValue> values) {
+    @Override
+    public String render(Map<String, AttributeValue> values) {
         return substitute(placeholder -> values.get(placeholder).s());
     }
 

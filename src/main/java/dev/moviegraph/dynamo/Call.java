@@ -36,7 +36,7 @@ final class Call {
     };
 
     private final CallContext context;
-    private final Access access;
+    private final CallPattern access;
     private final String key;
     private final int keys;
     private final long start = System.nanoTime();
@@ -47,7 +47,7 @@ final class Call {
     private final DoubleAdder writeUnits = new DoubleAdder();
     private final AwsRequestOverrideConfiguration override;
 
-    private Call(CallContext context, Access access, String key, int keys) {
+    private Call(CallContext context, CallPattern access, String key, int keys) {
         this.context = context;
         this.access = access;
         this.key = key;
@@ -56,7 +56,7 @@ final class Call {
     }
 
     /** A Query, described by its rendered key condition. */
-    static Call query(CallContext context, Access access, String keyCondition) {
+    static Call query(CallContext context, CallPattern access, String keyCondition) {
         return new Call(context, access, keyCondition, 0);
     }
 

@@ -5,6 +5,7 @@ package dev.moviegraph.dynamo;
 import dev.moviegraph.catalog.Award;
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogWriter;
+import dev.moviegraph.catalog.CollectionRead;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.KnownFor;
@@ -15,6 +16,7 @@ import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Records;
 import dev.moviegraph.catalog.Role;
+import dev.moviegraph.catalog.Slice;
 import dev.moviegraph.catalog.Writes;
 import dev.moviegraph.catalog.NotFoundException;
 import dev.moviegraph.catalog.StoreUnavailableException;
@@ -253,17 +255,13 @@ public final class DynamoCatalogWriter implements CatalogWriter {
      * are, for read estimates (a crew list's length is its last position, which the item itself records).
      */
     private void countCredits(CallContext context, Credit credit, Map<String, AttributeValue> item) {
-        Map<String, Object> owner = Map.of("personId", credit.personId());
-        QueryRequest query = Access.PERSON_CREDITS.query(table, credit.role().ordinal(),
-                Map.of(":person", owner, ":role", owner)).build();
-        List<Map<String, AttributeValue>> found = Queries.all(client, context, Access.PERSON_CREDITS, query).join();
+        List<Map<String, AttributeValue>> found = wholeList(context, Part.ofPerson(credit.role()),
+                credit.personId().value(), false);
         // GSI3 is eventually consistent: the credit just written may not be in it yet.
         boolean seen = found.stream().anyMatch(other -> TableModel.keyOf(other).equals(TableModel.keyOf(item)));
         weights.observeList(Part.ofPerson(credit.role()), found.size() + (seen ? 0 : 1)).join();
         if (credit.role() == Role.CAST) {
-            Map<String, Object> movie = Map.of("movieId", credit.movieId());
-            QueryRequest cast = Access.CAST_PAGE.query(table, Map.of(":pk", movie, ":movie", movie)).consistentRead(true).build();
-            weights.observeList(Part.CAST, Queries.all(client, context, Access.CAST_PAGE, cast).join().size()).join();
+            weights.observeList(Part.CAST, wholeList(context, Part.CAST, credit.movieId().value(), true).size()).join();
         }
     }
 
@@ -271,19 +269,22 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     private void countAwards(CallContext context, Award award, Map<String, AttributeValue> item) {
         Map<String, AttributeValue> key = TableModel.keyOf(item);
         if (award.movieId() != null) {
-            QueryRequest query = Access.MOVIE_AWARD_LIST.query(table, Map.of(":pk", Map.of("movieId", award.movieId()),
-                    ":awards", Map.of())).consistentRead(true).build();
-            int count = Queries.all(client, context, Access.MOVIE_AWARD_LIST, query).join().size();
-            weights.observeList(Part.MOVIE_AWARDS, count).join();
+            weights.observeList(Part.MOVIE_AWARDS,
+                    wholeList(context, Part.MOVIE_AWARDS, award.movieId().value(), true).size()).join();
         }
         if (award.personId() != null) {
-            QueryRequest query = Access.PERSON_AWARDS.query(table, Map.of(":person", Map.of("personId", award.personId()),
-                    ":awards", Map.of())).build();
-            List<Map<String, AttributeValue>> found = Queries.all(client, context, Access.PERSON_AWARDS, query).join();
+            List<Map<String, AttributeValue>> found = wholeList(context, Part.PERSON_AWARDS, award.personId().value(), false);
             // GSI3 is eventually consistent: the award just written may not be in it yet.
             boolean seen = found.stream().anyMatch(other -> TableModel.keyOf(other).equals(key));
             weights.observeList(Part.PERSON_AWARDS, found.size() + (seen ? 0 : 1)).join();
         }
+    }
+
+    /** Every item of one list of an owner, as its collection reads it whole ({@code consistent}: not on a GSI). */
+    private List<Map<String, AttributeValue>> wholeList(CallContext context, Part part, String ownerId, boolean consistent) {
+        ItemCollection.Run run = ItemCollection.of(part.collection()).wholeList(part);
+        CollectionRead read = new CollectionRead(part.collection(), ownerId, false, Map.of(part, Slice.all()));
+        return Queries.all(client, context, run, run.query(table, read).consistentRead(consistent).build()).join();
     }
 
     @Override

@@ -94,6 +94,32 @@ final class KeyTemplate {
         return key.toString();
     }
 
+    /**
+     * The key as far as these values go: every part up to the first attribute without a value, so a
+     * leading part of a composite key ({@code tot#2024-05} of {@code tot#{month}}, {@code act#} with no
+     * values) can bound a range or a {@code begins_with}. Whole when every attribute has a value.
+     */
+    String renderPrefix(Map<String, ?> values) {
+        StringBuilder key = new StringBuilder();
+        for (Part part : parts) {
+            if (part.literal() != null) {
+                key.append(part.literal());
+            } else if (values.get(part.attribute()) == null && !"opt".equals(part.format())) {
+                return key.toString();
+            } else {
+                key.append(new KeyTemplate("{" + part.attribute() + (part.format() == null ? "" : ":" + part.format())
+                        + "}").render(values));
+            }
+        }
+        return key.toString();
+    }
+
+    /** Whether these values give every attribute of the template (the key is whole, not a prefix). */
+    boolean completeFor(Map<String, ?> values) {
+        return parts.stream().allMatch(part -> part.attribute() == null || "opt".equals(part.format())
+                || values.get(part.attribute()) != null);
+    }
+
     private static String text(Object value) {
         if (value instanceof MovieId movie) {
             return movie.value();

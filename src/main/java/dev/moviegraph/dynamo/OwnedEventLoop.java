@@ -37,7 +37,7 @@ final class OwnedEventLoop {
                 throw e.getCause();
             } finally {
                 if (method.getName().equals("close") && method.getParameterCount() == 0) {
-                    loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+                    loop.shutdownGracefully(50, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
                 }
             }
         }));

@@ -24,13 +24,13 @@ final class Queries {
 
     /** Every item the query matches. */
     static CompletableFuture<List<Map<String, AttributeValue>>> all(DynamoDbAsyncClient client, CallContext context,
-                                                                   Access access, QueryRequest query) {
+                                                                   CallPattern access, QueryRequest query) {
         return upTo(client, context, access, query, Integer.MAX_VALUE);
     }
 
     /** The first {@code wanted} items the query matches, asking DynamoDB for no more than that. */
     static CompletableFuture<List<Map<String, AttributeValue>>> upTo(DynamoDbAsyncClient client, CallContext context,
-                                                                    Access access, QueryRequest query, int wanted) {
+                                                                    CallPattern access, QueryRequest query, int wanted) {
         return until(client, context, access, query, item -> true, wanted, 0);
     }
 
@@ -40,7 +40,7 @@ final class Queries {
      * movie's crew before its cast), so the usual case stays one request.
      */
     static CompletableFuture<List<Map<String, AttributeValue>>> until(DynamoDbAsyncClient client, CallContext context,
-                                                                     Access access, QueryRequest query,
+                                                                     CallPattern access, QueryRequest query,
                                                                      Predicate<Map<String, AttributeValue>> counted,
                                                                      int wanted, int slack) {
         Call call = Call.query(context, access, access.render(query.expressionAttributeValues()));

@@ -478,14 +478,27 @@ public final class TableModel {
         return table.toString();
     }
 
-    /** The access-pattern table of docs/design.md, derived from {@link Access}. */
+    /**
+     * Every access pattern: each item collection in each index that holds it (the Queries of a read are
+     * runs of its lists there), then the declared {@link Access} patterns.
+     */
+    static List<dev.moviegraph.catalog.AccessPattern> accessPatterns() {
+        List<dev.moviegraph.catalog.AccessPattern> patterns = new ArrayList<>();
+        ItemCollection.ALL.forEach(collection -> patterns.addAll(collection.describe()));
+        for (Access access : Access.values()) {
+            patterns.add(access.describe());
+        }
+        return patterns;
+    }
+
+    /** The access-pattern table of docs/design.md, derived from the collections and {@link Access}. */
     public static String patternsTable() {
         StringBuilder table = new StringBuilder("| Pattern | Serves | Operation | Index | Key template |\n")
                 .append("|---|---|---|---|---|\n");
-        for (Access access : Access.values()) {
-            table.append("| `").append(access.name()).append("` | ").append(access.serves())
-                    .append(" | ").append(access.operation()).append(" | ").append(access.indexLabel())
-                    .append(" | `").append(access.describe().keyTemplate().replace("|", "\\|")).append("` |\n");
+        for (dev.moviegraph.catalog.AccessPattern pattern : accessPatterns()) {
+            table.append("| `").append(pattern.name()).append("` | ").append(pattern.serves())
+                    .append(" | ").append(pattern.operation()).append(" | ").append(pattern.index())
+                    .append(" | `").append(pattern.keyTemplate().replace("|", "\\|")).append("` |\n");
         }
         return table.toString();
     }

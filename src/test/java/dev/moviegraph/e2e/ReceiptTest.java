@@ -77,8 +77,8 @@ class ReceiptTest {
         JsonNode query = calls.get(0);
         assertEquals("Query", query.path("operation").asText());
         assertEquals("lsi1", query.path("index").asText());
-        assertEquals("MOVIE_WITH_CAST", query.path("pattern").asText());
-        assertEquals("pk = mov#" + SHAWSHANK + " AND lsi1sk >= movie", query.path("keyCondition").asText());
+        assertEquals("MOVIE+CAST", query.path("pattern").asText());
+        assertEquals("pk = mov#" + SHAWSHANK + " AND lsi1sk BETWEEN movie AND movie#cast#~", query.path("keyCondition").asText());
         assertEquals(5, query.path("items").asInt(), "the movie, three cast members and one to know there are more");
         assertEquals(List.of("movie", "movie.cast"), texts(query.path("paths")));
         JsonNode batch = calls.get(1);
@@ -111,8 +111,8 @@ class ReceiptTest {
         assertEquals(List.of(), server.counter().operations());
         assertTrue(response.data().isMissingNode(), response.body().toString());
         JsonNode fields = response.body().path("extensions").path("plan").path("fields");
-        assertEquals("MOVIE_WITH_CAST", fields.get(0).path("pattern").asText());
-        assertEquals("pk = mov#{movieId} AND lsi1sk >= movie", fields.get(0).path("keyTemplate").asText());
+        assertEquals("MOVIE+CAST", fields.get(0).path("pattern").asText());
+        assertEquals("pk = mov#{movieId} AND lsi1sk BETWEEN movie AND movie#cast#~", fields.get(0).path("keyTemplate").asText());
         assertEquals("lsi1", fields.get(0).path("index").asText());
         assertEquals(List.of("movie", "movie.cast"), texts(fields.get(0).path("paths")));
         assertEquals("BATCH_GET_ITEM", fields.get(1).path("pattern").asText());
@@ -134,7 +134,7 @@ class ReceiptTest {
         trace.path("calls").forEach(call -> made.merge(call.path("pattern").asText(), 1, Integer::sum));
         assertEquals(made, planned);
         // 3 movies with their casts, 1 top-10, 9 filmographies, then one batch per level of items by key.
-        assertEquals(Map.of("MOVIE_WITH_CAST", 3, "TOP_OF_MONTH", 1, "PERSON_CREDITS", 9, "BATCH_GET_ITEM", 2), made);
+        assertEquals(Map.of("MOVIE+CAST", 3, "TOP", 1, "ACTED", 9, "BATCH_GET_ITEM", 2), made);
         assertEquals(15, plan.path("calls").asInt());
     }
 

@@ -1,0 +1,472 @@
+package dev.moviegraph.dynamo;
+
+import dev.moviegraph.catalog.AccessPattern;
+import dev.moviegraph.catalog.CatalogAccess;
+import dev.moviegraph.catalog.CollectionRead;
+import dev.moviegraph.catalog.ListBounds;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Part;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Slice;
+
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+
+/**
+ * An item collection declared as data, as ElectroDB declares its collections: whose it is (the owner
+ * entity, and the key values its id gives), and the lists it holds (a {@link Part} each, made of items
+ * of these entities, read whole, by page, by a range or as a top list). Which indexes hold the
+ * collection, and in what order each one's sort key puts the lists, is derived from the entities' key
+ * templates; so are the Queries that answer a read ({@link #plan}), their key conditions, cursors and
+ * estimates. The read path knows no collection by name: a new list is a new {@link Segment} here.
+ */
+final class ItemCollection {
+    /** How a list is read. */
+    enum Shape {
+        /** Short and bounded (a movie's crew, a person's awards): read whole; a Query may read past it. */
+        WHOLE,
+        /** Paged in the order of its list index: a page is first + 1 items after a cursor. */
+        PAGE,
+        /** Whole between two values of {@link Segment#rangeAttribute} (a movie's months). */
+        RANGE,
+        /** The first items of its partition in descending order of the sort key (a month's top list). */
+        TOP
+    }
+
+    /**
+     * One list of the collection, or its owner item ({@code part} null).
+     *
+     * @param listIndex      the index whose sort key is the list's order (and its cursors' keys)
+     * @param rangeAttribute for {@link Shape#RANGE}, the key attribute the slice's range bounds
+     */
+    record Segment(Part part, List<Entity<?>> entities, Shape shape, Index listIndex, String rangeAttribute) {
+        boolean isOwner() {
+            return part == null;
+        }
+
+        /** Whether a Query may read through it when it is not asked for: one item, or a short list. */
+        boolean skippable() {
+            return isOwner() || shape == Shape.WHOLE;
+        }
+
+        String label(ItemCollection collection) {
+            return isOwner() ? collection.kind.name() : part.name();
+        }
+    }
+
+    /** The declared collections. */
+    static final ItemCollection MOVIE = new ItemCollection(Part.Collection.MOVIE, CatalogAccess.MOVIE_COLLECTION,
+            "movieId", MovieId::of, List.of(
+            owner(TableModel.MOVIE),
+            new Segment(Part.MOVIE_AWARDS, List.of(TableModel.MOVIE_AWARD), Shape.WHOLE, Index.LSI1, null),
+            new Segment(Part.DIRECTORS, List.of(TableModel.DIRECTOR), Shape.WHOLE, Index.LSI1, null),
+            new Segment(Part.WRITERS, List.of(TableModel.WRITER), Shape.WHOLE, Index.LSI1, null),
+            new Segment(Part.CAST, List.of(TableModel.CAST), Shape.PAGE, Index.LSI1, null),
+            new Segment(Part.TOTALS, List.of(TableModel.TOTAL), Shape.RANGE, Index.TABLE, "month")));
+
+    static final ItemCollection PERSON = new ItemCollection(Part.Collection.PERSON, CatalogAccess.PERSON_CREDITS,
+            "personId", PersonId::of, List.of(
+            owner(TableModel.PERSON),
+            new Segment(Part.PERSON_AWARDS, List.of(TableModel.MOVIE_AWARD, TableModel.PERSON_AWARD), Shape.WHOLE,
+                    Index.GSI3, null),
+            new Segment(Part.ACTED, List.of(TableModel.CAST), Shape.PAGE, Index.GSI3, null),
+            new Segment(Part.DIRECTED, List.of(TableModel.DIRECTOR), Shape.PAGE, Index.GSI3, null),
+            new Segment(Part.WROTE, List.of(TableModel.WRITER), Shape.PAGE, Index.GSI3, null)));
+
+    static final ItemCollection MONTH = new ItemCollection(Part.Collection.MONTH, CatalogAccess.TOP_MOVIES,
+            "month", YearMonth::parse, List.of(
+            new Segment(Part.TOP, List.of(TableModel.TOTAL), Shape.TOP, Index.GSI2, null)));
+
+    static final List<ItemCollection> ALL = List.of(MOVIE, PERSON, MONTH);
+
+    private static Segment owner(Entity<?> entity) {
+        return new Segment(null, List.of(entity), Shape.WHOLE, Index.TABLE, null);
+    }
+
+    static ItemCollection of(Part.Collection kind) {
+        return ALL.stream().filter(collection -> collection.kind == kind).findFirst().orElseThrow(
+                () -> new IllegalStateException("No item collection is declared for " + kind));
+    }
+
+    private final Part.Collection kind;
+    private final CatalogAccess serves;
+    /** The key attribute the owner's id is, and its typed value from the id. */
+    private final String idAttribute;
+    private final Function<String, Object> idValue;
+    private final List<Segment> segments;
+    /** Each index that holds the whole collection or part of it, with its segments in its sort-key order. */
+    private final Map<Index, List<Segment>> orderings = new LinkedHashMap<>();
+    /** The segment each entity's items belong to. */
+    private final Map<String, Segment> byType = new HashMap<>();
+
+    private ItemCollection(Part.Collection kind, CatalogAccess serves, String idAttribute, Function<String, Object> idValue,
+                           List<Segment> segments) {
+        this.kind = kind;
+        this.serves = serves;
+        this.idAttribute = idAttribute;
+        this.idValue = idValue;
+        this.segments = List.copyOf(segments);
+        for (Segment segment : segments) {
+            if (segment.part() != null && segment.part().collection() != kind) {
+                throw new IllegalStateException(segment.part() + " is not a part of a " + kind);
+            }
+            segment.entities().forEach(entity -> {
+                if (byType.put(entity.type(), segment) != null) {
+                    throw new IllegalStateException(entity.type() + " is in two lists of the " + kind + " collection");
+                }
+            });
+        }
+        for (Index index : Index.values()) {
+            String template = partitionTemplate(segments.get(0), index);
+            if (template == null || !Set.of(idAttribute).containsAll(new KeyTemplate(template).attributes())) {
+                continue; // not partitioned by the owner's id in this index
+            }
+            List<Segment> held = segments.stream().filter(segment -> holds(index, template, segment))
+                    .sorted(Comparator.comparing(segment -> low(segment, index, Map.of(), null)))
+                    .toList();
+            if (held.stream().anyMatch(segment -> !segment.isOwner())) { // the owner alone is a GetItem
+                for (int i = 1; i < held.size(); i++) {
+                    if (high(held.get(i - 1), index, Map.of(), null).compareTo(low(held.get(i), index, Map.of(), null)) >= 0) {
+                        throw new IllegalStateException("In " + index.label() + ", the keys of " + held.get(i - 1)
+                                .label(this) + " and " + held.get(i).label(this) + " overlap");
+                    }
+                }
+                orderings.put(index, held);
+            }
+        }
+        if (orderings.isEmpty()) {
+            throw new IllegalStateException("No index holds the " + kind + " collection");
+        }
+    }
+
+    /** The partition-key template of {@code segment}'s entities on {@code index}, if they all have the same one. */
+    private static String partitionTemplate(Segment segment, Index index) {
+        List<String> templates = segment.entities().stream().map(entity -> entity.template(index.partitionKey()))
+                .map(template -> template == null ? null : template.text()).distinct().toList();
+        return templates.size() == 1 ? templates.get(0) : null;
+    }
+
+    /** Whether every item of the segment is in the index, in the collection's partition there. */
+    private static boolean holds(Index index, String partition, Segment segment) {
+        if (partition == null || !partition.equals(partitionTemplate(segment, index))) {
+            return false;
+        }
+        boolean templatedSort = segment.entities().stream().allMatch(entity -> entity.template(index.sortKey()) != null);
+        boolean plainSort = segment.entities().stream().allMatch(entity -> entity.template(index.sortKey()) == null);
+        return templatedSort || plainSort && segment.shape() == Shape.TOP;
+    }
+
+    Part.Collection kind() {
+        return kind;
+    }
+
+    /** The key values of the owner whose id this is ({@code movieId}, {@code personId}, {@code month}). */
+    Map<String, Object> keyValues(String id) {
+        return Map.of(idAttribute, idValue.apply(id));
+    }
+
+    /** The owner's partition key value in {@code index}: what a cursor of a list read there must carry. */
+    String partition(Index index, String id) {
+        return new KeyTemplate(partitionTemplate(segments.get(0), index)).render(keyValues(id));
+    }
+
+    /** The segment an item belongs to, or null for an item of no list of this collection. */
+    Segment segmentOf(Map<String, AttributeValue> item) {
+        return byType.get(TableModel.type(item));
+    }
+
+    /** The one Query that reads a whole list in its own order (what writers count). */
+    Run wholeList(Part part) {
+        Segment segment = segments.stream().filter(s -> part == s.part()).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(part + " is not a list of the " + kind + " collection"));
+        return new Run(this, segment.listIndex(), List.of(segment), List.of(segment));
+    }
+
+    /** The owner and the lists, as declared. */
+    List<Segment> segments() {
+        return segments;
+    }
+
+    // ---- key conditions, derived from the templates
+
+    /** The lowest sort key of the segment's items for these values (a range's start, or the type prefix). */
+    private static String low(Segment segment, Index index, Map<String, ?> values, Slice slice) {
+        return segment.entities().stream().map(entity -> entity.template(index.sortKey()))
+                .map(template -> template == null ? "" : template.renderPrefix(withRange(segment, values, slice, true)))
+                .min(Comparator.naturalOrder()).orElseThrow();
+    }
+
+    /** The highest: a whole key, or a prefix followed by '~' (after every digit and letter). */
+    private static String high(Segment segment, Index index, Map<String, ?> values, Slice slice) {
+        return segment.entities().stream().map(entity -> entity.template(index.sortKey()))
+                .map(template -> {
+                    if (template == null) {
+                        return "~";
+                    }
+                    Map<String, ?> bound = withRange(segment, values, slice, false);
+                    return template.completeFor(bound) ? template.render(bound) : template.renderPrefix(bound) + "~";
+                })
+                .max(Comparator.naturalOrder()).orElseThrow();
+    }
+
+    private static Map<String, ?> withRange(Segment segment, Map<String, ?> values, Slice slice, boolean from) {
+        if (segment.rangeAttribute() == null || slice == null || slice.months() == null) {
+            return values;
+        }
+        Object end = from ? slice.months().from() : slice.months().to();
+        if (end == null) {
+            return values;
+        }
+        Map<String, Object> bounded = new HashMap<>(values);
+        bounded.put(segment.rangeAttribute(), end);
+        return bounded;
+    }
+
+    // ---- plans
+
+    /**
+     * One Query of the collection: a run of segments next to each other in one index's order, from the
+     * first one's lowest key to the last one's highest. {@code wanted} are those the read asked for; the
+     * others are read through and dropped (a movie's writers between its directors and the movie).
+     */
+    record Run(ItemCollection collection, Index index, List<Segment> segments, List<Segment> wanted) implements CallPattern {
+        @Override
+        public String operation() {
+            return ownerOnly() ? "GetItem" : "Query";
+        }
+
+        @Override
+        public String indexLabel() {
+            return index.label();
+        }
+
+        @Override
+        public boolean writes() {
+            return false;
+        }
+
+        @Override
+        public String render(Map<String, AttributeValue> values) {
+            String partition = index.partitionKey() + " = " + values.get(":pk").s();
+            if (values.containsKey(":high")) {
+                return partition + " AND " + index.sortKey() + " BETWEEN " + values.get(":low").s() + " AND "
+                        + values.get(":high").s();
+            }
+            return values.containsKey(":low")
+                    ? partition + " AND begins_with(" + index.sortKey() + ", " + values.get(":low").s() + ")" : partition;
+        }
+
+        /** How many of its lists are read outside their own order (and ordered in memory). */
+        int outOfOrder() {
+            return (int) wanted.stream().filter(segment -> !segment.isOwner() && segment.listIndex() != index).count();
+        }
+
+        /** How many of those are paged lists, read whole because of it. */
+        int pagedOutOfOrder() {
+            return (int) wanted.stream().filter(segment -> segment.shape() == Shape.PAGE && segment.listIndex() != index)
+                    .count();
+        }
+
+        /** The one segment read by page in this index's order, if the run ends with one. */
+        Segment paged() {
+            Segment last = segments.get(segments.size() - 1);
+            return last.shape() == Shape.PAGE && last.listIndex() == index ? last : null;
+        }
+
+        boolean ownerOnly() {
+            return segments.size() == 1 && segments.get(0).isOwner();
+        }
+
+        boolean descending() {
+            return segments.size() == 1 && segments.get(0).shape() == Shape.TOP;
+        }
+
+        @Override
+        public String name() {
+            return segments.stream().map(segment -> segment.label(collection)).collect(Collectors.joining("+"));
+        }
+
+        /** The Query's key condition and values for the read's owner and slices. */
+        QueryRequest.Builder query(String table, CollectionRead read) {
+            Map<String, Object> values = collection.keyValues(read.id());
+            Map<String, AttributeValue> rendered = new LinkedHashMap<>();
+            String partitionTemplate = partitionTemplate(segments.get(0), index);
+            rendered.put(":pk", AttributeValue.fromS(new KeyTemplate(partitionTemplate).render(values)));
+            String condition = sortCondition(values, read, rendered);
+            return QueryRequest.builder().tableName(table).indexName(index.indexName())
+                    .keyConditionExpression(index.partitionKey() + " = :pk" + condition)
+                    .expressionAttributeValues(rendered)
+                    .scanIndexForward(!descending());
+        }
+
+        private String sortCondition(Map<String, ?> values, CollectionRead read, Map<String, AttributeValue> rendered) {
+            Segment first = segments.get(0);
+            Segment last = segments.get(segments.size() - 1);
+            if (first.entities().get(0).template(index.sortKey()) == null) {
+                return "";
+            }
+            String low = low(first, index, values, first.isOwner() ? null : read.slice(first.part()));
+            String high = high(last, index, values, last.isOwner() ? null : read.slice(last.part()));
+            rendered.put(":low", AttributeValue.fromS(low));
+            if (high.equals(low + "~")) {
+                return " AND begins_with(" + index.sortKey() + ", :low)";
+            }
+            rendered.put(":high", AttributeValue.fromS(high));
+            return " AND " + index.sortKey() + " BETWEEN :low AND :high";
+        }
+
+        /** The key condition as plans and the docs show it: templates, not values. */
+        String describe() {
+            Segment first = segments.get(0);
+            Segment last = segments.get(segments.size() - 1);
+            String partition = index.partitionKey() + " = " + partitionTemplate(first, index);
+            if (first.entities().get(0).template(index.sortKey()) == null) {
+                return partition;
+            }
+            String low = templateLow(first);
+            String high = templateHigh(last);
+            return partition + " AND " + (high.equals(low + "~") ? "begins_with(" + index.sortKey() + ", " + low + ")"
+                    : index.sortKey() + " BETWEEN " + low + " AND " + high);
+        }
+
+        private String templateLow(Segment segment) {
+            return segment.entities().stream().map(entity -> entity.template(index.sortKey()))
+                    .map(template -> template.attributes().stream().allMatch(a -> collection.keyAttributes().contains(a))
+                            ? template.text() : template.prefix())
+                    .min(Comparator.naturalOrder()).orElseThrow();
+        }
+
+        private String templateHigh(Segment segment) {
+            return segment.entities().stream().map(entity -> entity.template(index.sortKey()))
+                    .map(template -> template.attributes().stream().allMatch(a -> collection.keyAttributes().contains(a))
+                            ? template.text() : template.prefix() + "~")
+                    .max(Comparator.naturalOrder()).orElseThrow();
+        }
+
+        /** At most how many items the Query reads. */
+        int mostItems(CollectionRead read, ListBounds bounds) {
+            return segments.stream().mapToInt(segment -> items(segment, read, bounds)).sum();
+        }
+
+        /** At most how many items come before the paged segment: the slack of its first request. */
+        int itemsBeforePage(CollectionRead read, ListBounds bounds) {
+            return segments.subList(0, segments.size() - 1).stream().mapToInt(segment -> items(segment, read, bounds)).sum();
+        }
+
+        private int items(Segment segment, CollectionRead read, ListBounds bounds) {
+            if (segment.isOwner()) {
+                return 1;
+            }
+            Slice slice = wanted.contains(segment) ? read.slice(segment.part()) : Slice.all();
+            return switch (segment.shape()) {
+                case WHOLE -> bounds.mostItems(segment.part(), Slice.all());
+                case PAGE -> segment.listIndex() == index ? bounds.mostItems(segment.part(), slice) + 1
+                        : bounds.mostItems(segment.part(), Slice.all());
+                case RANGE, TOP -> slice.mostItems();
+            };
+        }
+    }
+
+    /** The attributes the owner's id gives: those a key condition has values for. */
+    private Set<String> keyAttributes() {
+        return Set.of(idAttribute);
+    }
+
+    /**
+     * The calls that answer {@code read}: the index whose order answers it in the fewest Queries (then
+     * the fewest items), each Query a run of segments next to each other there. A run that is the owner
+     * alone is a GetItem ({@link Run#ownerOnly()}). The one decision reads and plans both follow.
+     */
+    List<Run> plan(CollectionRead read, ListBounds bounds) {
+        List<Run> best = null;
+        int[] bestCost = null;
+        for (Map.Entry<Index, List<Segment>> ordering : orderings.entrySet()) {
+            List<Run> runs = runs(ordering.getKey(), ordering.getValue(), read);
+            if (runs == null) {
+                continue;
+            }
+            // A paged list read whole (out of its order) only when nothing else can; then the fewest
+            // calls; then lists read in their own order (no sorting in memory); then the fewest items.
+            int[] cost = {runs.stream().mapToInt(Run::pagedOutOfOrder).sum(), runs.size(),
+                    runs.stream().mapToInt(Run::outOfOrder).sum(), runs.stream().mapToInt(run -> run.mostItems(read, bounds)).sum()};
+            if (best == null || java.util.Arrays.compare(cost, bestCost) < 0) {
+                best = runs;
+                bestCost = cost;
+            }
+        }
+        if (best == null) {
+            throw new IllegalStateException("No index holds every list of " + read);
+        }
+        return best;
+    }
+
+    /** The runs that read the wanted segments in this index, or null when it lacks one of them. */
+    private List<Run> runs(Index index, List<Segment> ordered, CollectionRead read) {
+        List<Segment> wanted = segments.stream().filter(segment -> wants(read, segment)).toList();
+        if (!ordered.containsAll(wanted)) {
+            return null;
+        }
+        List<Run> runs = new ArrayList<>();
+        List<Segment> current = new ArrayList<>();
+        for (Segment segment : ordered) {
+            if (wanted.contains(segment)) {
+                Slice slice = segment.isOwner() ? null : read.slice(segment.part());
+                boolean pagedHere = segment.shape() == Shape.PAGE && segment.listIndex() == index;
+                if (pagedHere && slice.page() != null && slice.page().after() != null) {
+                    // A later page starts at its cursor: a Query of its own.
+                    close(runs, index, current, wanted);
+                    current.add(segment);
+                    close(runs, index, current, wanted);
+                    continue;
+                }
+                current.add(segment);
+                if (pagedHere || segment.shape() == Shape.TOP) {
+                    close(runs, index, current, wanted); // the page ends the Query
+                }
+            } else if (!current.isEmpty() && segment.skippable()) {
+                current.add(segment);
+            } else {
+                close(runs, index, current, wanted);
+            }
+        }
+        close(runs, index, current, wanted);
+        return runs;
+    }
+
+    private void close(List<Run> runs, Index index, List<Segment> current, List<Segment> wanted) {
+        while (!current.isEmpty() && !wanted.contains(current.get(current.size() - 1))) {
+            current.remove(current.size() - 1);
+        }
+        if (!current.isEmpty()) {
+            runs.add(new Run(this, index, List.copyOf(current),
+                    current.stream().filter(wanted::contains).toList()));
+            current.clear();
+        }
+    }
+
+    private static boolean wants(CollectionRead read, Segment segment) {
+        return segment.isOwner() ? read.includeOwner() : read.parts().containsKey(segment.part());
+    }
+
+    /** Each index that holds the collection, with the lists in its order: the docs' and the start-up check's view. */
+    List<AccessPattern> describe() {
+        List<AccessPattern> patterns = new ArrayList<>();
+        orderings.forEach((index, ordered) -> {
+            Run whole = new Run(this, index, ordered, ordered);
+            patterns.add(new AccessPattern(kind.name() + "_COLLECTION_" + index.label().toUpperCase(), serves, "Query",
+                    index.label(), whole.describe() + " (" + whole.name().replace("+", ", ") + ")"));
+        });
+        return patterns;
+    }
+}
