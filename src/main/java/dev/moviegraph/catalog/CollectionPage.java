@@ -4,20 +4,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The answer to a {@link CollectionRead}: the owner item (null when not asked for or unknown), a page
- * of each credit part asked for, the totals (a movie's months, or a month's top list) and the awards
- * (a movie's or a person's, newest first), each null when not asked for.
+ * The answer to a {@link CollectionRead}: the owner item (null when not asked for or unknown), and a
+ * {@link Page} of each list asked for.
  */
-public record CollectionPage(Record owner, Map<Part, CreditPage> credits, List<MonthlyStreams> totals,
-                             List<Award> awards) {
+public record CollectionPage(Record owner, Map<Part, Page<?>> lists) {
     public CollectionPage {
-        credits = Map.copyOf(credits);
-        totals = totals == null ? null : List.copyOf(totals);
-        awards = awards == null ? null : List.copyOf(awards);
+        lists = Map.copyOf(lists);
     }
 
-    public CollectionPage(Record owner, Map<Part, CreditPage> credits, List<MonthlyStreams> totals) {
-        this(owner, credits, totals, null);
+    /** The page of a list asked for (its nodes are of the part's item type), or null when it was not asked. */
+    @SuppressWarnings("unchecked")
+    public <T> Page<T> list(Part part) {
+        return (Page<T>) lists.get(part);
+    }
+
+    /** The items of a list asked for, without their cursors, or null when it was not asked. */
+    public <T> List<T> items(Part part) {
+        Page<T> page = list(part);
+        return page == null ? null : page.nodes();
     }
 
     public <T extends Record> T owner(Class<T> type) {

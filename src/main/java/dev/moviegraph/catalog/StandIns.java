@@ -34,39 +34,38 @@ public final class StandIns {
     /** The same with each list as long as the store's {@code bounds} allow: no longer than its longest. */
     public CollectionPage page(CollectionRead read, ListBounds bounds) {
         Record owner = read.includeOwner() && read.owner() != null ? item(read.owner()) : null;
-        Map<Part, CreditPage> credits = new EnumMap<>(Part.class);
-        List<MonthlyStreams> totals = null;
-        List<Award> awards = null;
-        for (Map.Entry<Part, Slice> entry : read.parts().entrySet()) {
-            Part part = entry.getKey();
-            Slice slice = entry.getValue();
-            int items = bounds.mostItems(part, slice);
-            if (part.isAwards()) {
-                awards = new ArrayList<>();
-                for (int i = 0; i < items; i++) {
-                    boolean movieSide = part.collection() == Part.Collection.MOVIE;
-                    awards.add(new Award(TEXT, TEXT, 2000, true, movieSide ? nextPerson() : PersonId.of(read.id()),
-                            movieSide ? MovieId.of(read.id()) : nextMovie()));
-                }
-            } else if (part.isCredits()) {
-                List<CreditPage.Entry> entries = new ArrayList<>();
-                for (int i = 0; i < items; i++) {
-                    entries.add(new CreditPage.Entry(TEXT, credit(part, read.id(), i + 1)));
-                }
-                // As long as the list could be: a count the planning run can give without a store.
-                credits.put(part, new CreditPage(entries, true, items));
-            } else if (part == Part.TOP) {
-                totals = new ArrayList<>();
-                YearMonth month = YearMonth.parse(read.id());
-                for (int i = 0; i < slice.limit(); i++) {
-                    totals.add(new MonthlyStreams(nextMovie(), TEXT, month, slice.limit() - i));
-                }
-            } else {
-                MovieId movie = MovieId.of(read.id());
-                totals = months(slice.months()).stream().map(month -> new MonthlyStreams(movie, TEXT, month, 0)).toList();
+        Map<Part, Page<?>> lists = new EnumMap<>(Part.class);
+        read.parts().forEach((part, slice) -> {
+            List<Record> items = items(part, slice, read.id(), bounds.mostItems(part, slice));
+            List<Page.Entry<Record>> entries = items.stream().map(item -> new Page.Entry<>(TEXT, item)).toList();
+            // As long as the list could be: a count the planning run can give without a store.
+            lists.put(part, new Page<>(entries, true, part.isCredits() ? items.size() : null));
+        });
+        return new CollectionPage(owner, lists);
+    }
+
+    /** The stand-in items of one list of an owner: as many as the slice and the bounds allow, each with ids of its own. */
+    private List<Record> items(Part part, Slice slice, String ownerId, int most) {
+        List<Record> items = new ArrayList<>();
+        boolean movieSide = part.collection() == Part.Collection.MOVIE;
+        if (part.isAwards()) {
+            for (int i = 0; i < most; i++) {
+                items.add(new Award(TEXT, TEXT, 2000, true, movieSide ? nextPerson() : PersonId.of(ownerId),
+                        movieSide ? MovieId.of(ownerId) : nextMovie()));
             }
+        } else if (part.isCredits()) {
+            for (int i = 0; i < most; i++) {
+                items.add(credit(part, ownerId, i + 1));
+            }
+        } else if (part == Part.TOP) {
+            YearMonth month = YearMonth.parse(ownerId);
+            for (int i = 0; i < slice.limit(); i++) {
+                items.add(new MonthlyStreams(nextMovie(), TEXT, month, slice.limit() - i));
+            }
+        } else {
+            months(slice.months()).forEach(month -> items.add(new MonthlyStreams(MovieId.of(ownerId), TEXT, month, 0)));
         }
-        return new CollectionPage(owner, credits, totals, awards);
+        return items;
     }
 
     /**

@@ -185,6 +185,8 @@ enum Access implements CallPattern {
     private final Index index;
     private final String keyCondition;
     private final Map<String, Binding> bindings = new LinkedHashMap<>();
+    /** Computed once, on first use (enum constants cannot derive it in their constructor: the model is not ready). */
+    private volatile AccessPattern description;
 
     Access(CatalogAccess serves, String operation, Index index, String keyCondition, Object... bindings) {
         this.serves = serves;
@@ -262,9 +264,15 @@ enum Access implements CallPattern {
         return substitute(placeholder -> values.get(placeholder).s());
     }
 
+    /** What plans, traces and the docs show of the pattern; made once (a plan asks for it per call). */
     AccessPattern describe() {
-        return new AccessPattern(name(), serves, operation, indexLabel(),
-                substitute(placeholder -> bindings.get(placeholder).describe()));
+        AccessPattern described = description;
+        if (described == null) {
+            described = new AccessPattern(name(), serves, operation, indexLabel(),
+                    substitute(placeholder -> bindings.get(placeholder).describe()));
+            description = described;
+        }
+        return described;
     }
 
     private String substitute(Function<String, String> value) {

@@ -8,7 +8,6 @@ import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CollectionPage;
 import dev.moviegraph.catalog.CollectionRead;
 import dev.moviegraph.catalog.Credit;
-import dev.moviegraph.catalog.CreditPage;
 import dev.moviegraph.catalog.Fetched;
 import dev.moviegraph.catalog.ItemRef;
 import dev.moviegraph.catalog.ListBounds;
@@ -185,7 +184,8 @@ public final class DynamoCatalog implements CatalogReader {
         ItemCollection.Segment paged = run.paged();
         Slice slice = paged == null ? null : read.slice(paged.part());
         if (slice == null || slice.page() == null) {
-            return run.descending() ? Queries.upTo(client, context, run, query.build(), read.slice(Part.TOP).limit())
+            return run.descending()
+                    ? Queries.upTo(client, context, run, query.build(), read.slice(run.segments().get(0).part()).limit())
                     : Queries.all(client, context, run, query.build());
         }
         if (slice.page().after() != null) {
@@ -200,19 +200,17 @@ public final class DynamoCatalog implements CatalogReader {
     /**
      * The page of a read from the items of each list it asked for. A list read through another index
      * than its own is put in its own index's order here, after its cursor; so its cursors are the same
-     * whichever index read it.
+     * whichever index read it. Items a Query read past the slice's range (earlier months) are left out.
      */
     private CollectionPage page(ItemCollection collection, CollectionRead read,
                                 Map<ItemCollection.Segment, List<Map<String, AttributeValue>>> bySegment,
                                 Map<ItemCollection.Segment, Index> readThrough) {
-        Record owner = null;
-        Map<Part, CreditPage> credits = new EnumMap<>(Part.class);
-        List<MonthlyStreams> totals = null;
-        List<Award> awards = null;
-        for (Map.Entry<ItemCollection.Segment, List<Map<String, AttributeValue>>> entry : bySegment.entrySet()) {
-            ItemCollection.Segment segment = entry.getKey();
+        Map<String, AttributeValue> owner = null;
+        Map<Part, Page<?>> lists = new EnumMap<>(Part.class);
+        for (ItemCollection.Segment segment : collection.segments()) {
+            List<Map<String, AttributeValue>> found = bySegment.getOrDefault(segment, List.of());
             if (segment.isOwner()) {
-                owner = TableModel.decode(entry.getValue().get(0));
+                owner = found.isEmpty() ? null : found.get(0);
             }
         }
         for (ItemCollection.Segment segment : collection.segments()) {
@@ -222,19 +220,25 @@ public final class DynamoCatalog implements CatalogReader {
             Part part = segment.part();
             Slice slice = read.slice(part);
             List<Map<String, AttributeValue>> found = bySegment.getOrDefault(segment, List.of());
-            List<Map<String, AttributeValue>> items = readThrough.get(segment) == segment.listIndex() ? found
-                    : inListOrder(collection, segment, read, found);
-            if (part.isCredits()) {
-                int first = slice.page() == null ? items.size() : slice.page().first();
-                credits.put(part, creditPage(part, segment.listIndex(), items, first, owner));
-            } else if (part.isAwards()) {
-                awards = items.stream().map(item -> (Award) TableModel.decode(item)).toList();
-            } else {
-                totals = items.stream().map(item -> (MonthlyStreams) TableModel.decode(item))
-                        .filter(total -> slice.months() == null || slice.months().contains(total.month())).toList();
+            List<Map<String, AttributeValue>> items = (readThrough.get(segment) == segment.listIndex() ? found
+                    : inListOrder(collection, segment, read, found)).stream()
+                    .filter(item -> collection.inSlice(segment, read, item)).toList();
+            boolean paged = slice.page() != null;
+            int first = paged ? slice.page().first() : items.size();
+            List<Page.Entry<Record>> entries = new ArrayList<>();
+            for (Map<String, AttributeValue> item : items.subList(0, Math.min(first, items.size()))) {
+                entries.add(new Page.Entry<>(paged ? cursors.encode(part, segment.listIndex(), item) : null,
+                        TableModel.decode(item)));
             }
+            lists.put(part, new Page<>(entries, items.size() > first, count(owner, segment.countAttribute())));
         }
-        return new CollectionPage(read.includeOwner() ? owner : null, credits, totals, awards);
+        return new CollectionPage(read.includeOwner() && owner != null ? TableModel.decode(owner) : null, lists);
+    }
+
+    /** A list's whole length as its owner item counts it, when the read has the owner and the list a count. */
+    private static Integer count(Map<String, AttributeValue> owner, String attribute) {
+        AttributeValue value = owner == null || attribute == null ? null : owner.get(attribute);
+        return value == null || value.n() == null ? null : Integer.valueOf(value.n());
     }
 
     /** A list's items in its own index's order, after its cursor, when another index read them. */
@@ -249,22 +253,6 @@ public final class DynamoCatalog implements CatalogReader {
                 .filter(item -> after == null || item.get(sortKey).s().compareTo(after) > 0)
                 .sorted(Comparator.comparing(item -> item.get(sortKey).s()))
                 .toList();
-    }
-
-    /**
-     * A page from up to first + 1 credit items (the extra one only says that there is a next page), with
-     * the list's length as its owner item counts it, when the read has the owner.
-     */
-    private CreditPage creditPage(Part part, Index index, List<Map<String, AttributeValue>> items, int first, Record owner) {
-        List<CreditPage.Entry> entries = new ArrayList<>();
-        for (Map<String, AttributeValue> item : items.subList(0, Math.min(first, items.size()))) {
-            Credit credit = TableModel.credits(part.role()).decode(item);
-            entries.add(new CreditPage.Entry(cursors.encode(part, index, item), credit));
-        }
-        Role role = part.role();
-        Integer count = owner instanceof Person person ? person.count(role)
-                : owner instanceof Movie movie && role == Role.CAST ? movie.castCount() : null;
-        return new CreditPage(entries, items.size() > first, count);
     }
 
     // ---- search

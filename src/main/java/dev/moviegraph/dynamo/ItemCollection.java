@@ -7,6 +7,7 @@ import dev.moviegraph.catalog.ListBounds;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Role;
 import dev.moviegraph.catalog.Slice;
 
 import java.time.YearMonth;
@@ -49,8 +50,14 @@ final class ItemCollection {
      *
      * @param listIndex      the index whose sort key is the list's order (and its cursors' keys)
      * @param rangeAttribute for {@link Shape#RANGE}, the key attribute the slice's range bounds
+     * @param countAttribute the owner item's attribute that counts the list (its totalCount), or null
      */
-    record Segment(Part part, List<Entity<?>> entities, Shape shape, Index listIndex, String rangeAttribute) {
+    record Segment(Part part, List<Entity<?>> entities, Shape shape, Index listIndex, String rangeAttribute,
+                   String countAttribute) {
+        Segment(Part part, List<Entity<?>> entities, Shape shape, Index listIndex) {
+            this(part, entities, shape, listIndex, null, null);
+        }
+
         boolean isOwner() {
             return part == null;
         }
@@ -69,29 +76,31 @@ final class ItemCollection {
     static final ItemCollection MOVIE = new ItemCollection(Part.Collection.MOVIE, CatalogAccess.MOVIE_COLLECTION,
             "movieId", MovieId::of, List.of(
             owner(TableModel.MOVIE),
-            new Segment(Part.MOVIE_AWARDS, List.of(TableModel.MOVIE_AWARD), Shape.WHOLE, Index.LSI1, null),
-            new Segment(Part.DIRECTORS, List.of(TableModel.DIRECTOR), Shape.WHOLE, Index.LSI1, null),
-            new Segment(Part.WRITERS, List.of(TableModel.WRITER), Shape.WHOLE, Index.LSI1, null),
-            new Segment(Part.CAST, List.of(TableModel.CAST), Shape.PAGE, Index.LSI1, null),
-            new Segment(Part.TOTALS, List.of(TableModel.TOTAL), Shape.RANGE, Index.TABLE, "month")));
+            new Segment(Part.MOVIE_AWARDS, List.of(TableModel.MOVIE_AWARD), Shape.WHOLE, Index.LSI1),
+            new Segment(Part.DIRECTORS, List.of(TableModel.DIRECTOR), Shape.WHOLE, Index.LSI1),
+            new Segment(Part.WRITERS, List.of(TableModel.WRITER), Shape.WHOLE, Index.LSI1),
+            new Segment(Part.CAST, List.of(TableModel.CAST), Shape.PAGE, Index.LSI1, null, TableModel.CAST_COUNT),
+            new Segment(Part.TOTALS, List.of(TableModel.TOTAL), Shape.RANGE, Index.TABLE, "month", null)));
 
     static final ItemCollection PERSON = new ItemCollection(Part.Collection.PERSON, CatalogAccess.PERSON_CREDITS,
             "personId", PersonId::of, List.of(
             owner(TableModel.PERSON),
             new Segment(Part.PERSON_AWARDS, List.of(TableModel.MOVIE_AWARD, TableModel.PERSON_AWARD), Shape.WHOLE,
-                    Index.GSI3, null),
-            new Segment(Part.ACTED, List.of(TableModel.CAST), Shape.PAGE, Index.GSI3, null),
-            new Segment(Part.DIRECTED, List.of(TableModel.DIRECTOR), Shape.PAGE, Index.GSI3, null),
-            new Segment(Part.WROTE, List.of(TableModel.WRITER), Shape.PAGE, Index.GSI3, null)));
+                    Index.GSI3),
+            new Segment(Part.ACTED, List.of(TableModel.CAST), Shape.PAGE, Index.GSI3, null, TableModel.counter(Role.CAST)),
+            new Segment(Part.DIRECTED, List.of(TableModel.DIRECTOR), Shape.PAGE, Index.GSI3, null,
+                    TableModel.counter(Role.DIRECTOR)),
+            new Segment(Part.WROTE, List.of(TableModel.WRITER), Shape.PAGE, Index.GSI3, null,
+                    TableModel.counter(Role.WRITER))));
 
     static final ItemCollection MONTH = new ItemCollection(Part.Collection.MONTH, CatalogAccess.TOP_MOVIES,
             "month", YearMonth::parse, List.of(
-            new Segment(Part.TOP, List.of(TableModel.TOTAL), Shape.TOP, Index.GSI2, null)));
+            new Segment(Part.TOP, List.of(TableModel.TOTAL), Shape.TOP, Index.GSI2)));
 
     static final List<ItemCollection> ALL = List.of(MOVIE, PERSON, MONTH);
 
     private static Segment owner(Entity<?> entity) {
-        return new Segment(null, List.of(entity), Shape.WHOLE, Index.TABLE, null);
+        return new Segment(null, List.of(entity), Shape.WHOLE, Index.TABLE);
     }
 
     static ItemCollection of(Part.Collection kind) {
@@ -109,6 +118,8 @@ final class ItemCollection {
     private final Map<Index, List<Segment>> orderings = new LinkedHashMap<>();
     /** The segment each entity's items belong to. */
     private final Map<String, Segment> byType = new HashMap<>();
+    /** The owner's partition-key template in each index that holds the collection. */
+    private final Map<Index, KeyTemplate> partitions = new java.util.EnumMap<>(Index.class);
 
     private ItemCollection(Part.Collection kind, CatalogAccess serves, String idAttribute, Function<String, Object> idValue,
                            List<Segment> segments) {
@@ -143,6 +154,7 @@ final class ItemCollection {
                     }
                 }
                 orderings.put(index, held);
+                partitions.put(index, new KeyTemplate(template));
             }
         }
         if (orderings.isEmpty()) {
@@ -178,12 +190,24 @@ final class ItemCollection {
 
     /** The owner's partition key value in {@code index}: what a cursor of a list read there must carry. */
     String partition(Index index, String id) {
-        return new KeyTemplate(partitionTemplate(segments.get(0), index)).render(keyValues(id));
+        return partitions.get(index).render(keyValues(id));
     }
 
     /** The segment an item belongs to, or null for an item of no list of this collection. */
     Segment segmentOf(Map<String, AttributeValue> item) {
         return byType.get(TableModel.type(item));
+    }
+
+    /** Whether an item of a list is within the read's slice of it (a range of months), as its sort key says. */
+    boolean inSlice(Segment segment, CollectionRead read, Map<String, AttributeValue> item) {
+        if (segment.rangeAttribute() == null) {
+            return true;
+        }
+        Index index = segment.listIndex();
+        Slice slice = read.slice(segment.part());
+        String key = item.get(index.sortKey()).s();
+        return key.compareTo(low(segment, index, keyValues(read.id()), slice)) >= 0
+                && key.compareTo(high(segment, index, keyValues(read.id()), slice)) <= 0;
     }
 
     /** The one Query that reads a whole list in its own order (what writers count). */
@@ -301,8 +325,7 @@ final class ItemCollection {
         QueryRequest.Builder query(String table, CollectionRead read) {
             Map<String, Object> values = collection.keyValues(read.id());
             Map<String, AttributeValue> rendered = new LinkedHashMap<>();
-            String partitionTemplate = partitionTemplate(segments.get(0), index);
-            rendered.put(":pk", AttributeValue.fromS(new KeyTemplate(partitionTemplate).render(values)));
+            rendered.put(":pk", AttributeValue.fromS(collection.partitions.get(index).render(values)));
             String condition = sortCondition(values, read, rendered);
             return QueryRequest.builder().tableName(table).indexName(index.indexName())
                     .keyConditionExpression(index.partitionKey() + " = :pk" + condition)

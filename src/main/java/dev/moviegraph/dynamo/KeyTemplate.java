@@ -70,28 +70,32 @@ final class KeyTemplate {
     String render(Map<String, ?> values) {
         StringBuilder key = new StringBuilder();
         for (Part part : parts) {
-            if (part.literal() != null) {
-                key.append(part.literal());
-                continue;
-            }
-            Object value = values.get(part.attribute());
-            if ("opt".equals(part.format())) {
-                key.append(value == null ? "" : text(value));
-            } else if (part.format() == null || part.format().equals("short")) {
-                if (value == null) {
-                    throw new IllegalArgumentException(text + " needs a value for " + part.attribute());
-                }
-                String whole = text(value);
-                key.append(part.format() == null || whole.codePointCount(0, whole.length()) <= SHORT ? whole
-                        : whole.substring(0, whole.offsetByCodePoints(0, SHORT)));
-            } else if (part.format().equals("seq")) {
-                key.append(String.format("%019d", ((Number) values.get(part.attribute())).longValue()));
-            } else {
-                int number = value == null ? NONE : ((Number) value).intValue();
-                key.append(String.format("%04d", part.format().equals("desc") && value != null ? NONE - number : number));
-            }
+            append(key, part, values);
         }
         return key.toString();
+    }
+
+    private void append(StringBuilder key, Part part, Map<String, ?> values) {
+        if (part.literal() != null) {
+            key.append(part.literal());
+            return;
+        }
+        Object value = values.get(part.attribute());
+        if ("opt".equals(part.format())) {
+            key.append(value == null ? "" : text(value));
+        } else if (part.format() == null || part.format().equals("short")) {
+            if (value == null) {
+                throw new IllegalArgumentException(text + " needs a value for " + part.attribute());
+            }
+            String whole = text(value);
+            key.append(part.format() == null || whole.codePointCount(0, whole.length()) <= SHORT ? whole
+                    : whole.substring(0, whole.offsetByCodePoints(0, SHORT)));
+        } else if (part.format().equals("seq")) {
+            key.append(String.format("%019d", ((Number) values.get(part.attribute())).longValue()));
+        } else {
+            int number = value == null ? NONE : ((Number) value).intValue();
+            key.append(String.format("%04d", part.format().equals("desc") && value != null ? NONE - number : number));
+        }
     }
 
     /**
@@ -102,14 +106,10 @@ final class KeyTemplate {
     String renderPrefix(Map<String, ?> values) {
         StringBuilder key = new StringBuilder();
         for (Part part : parts) {
-            if (part.literal() != null) {
-                key.append(part.literal());
-            } else if (values.get(part.attribute()) == null && !"opt".equals(part.format())) {
+            if (part.literal() == null && values.get(part.attribute()) == null && !"opt".equals(part.format())) {
                 return key.toString();
-            } else {
-                key.append(new KeyTemplate("{" + part.attribute() + (part.format() == null ? "" : ":" + part.format())
-                        + "}").render(values));
             }
+            append(key, part, values);
         }
         return key.toString();
     }

@@ -6,7 +6,6 @@ import dev.moviegraph.catalog.CatalogAccess;
 import dev.moviegraph.catalog.CollectionPage;
 import dev.moviegraph.catalog.CollectionRead;
 import dev.moviegraph.catalog.Credit;
-import dev.moviegraph.catalog.CreditPage;
 import dev.moviegraph.catalog.Inputs;
 import dev.moviegraph.catalog.InvalidInputException;
 import dev.moviegraph.catalog.ItemRef;
@@ -187,10 +186,10 @@ final class CatalogWiring {
         field("Credit", "position", PARENT_ITEM, null);
 
         for (String connection : List.of("CastConnection", "CreditConnection")) {
-            field(connection, "edges", PARENT_ITEM, env -> ((CreditPage) env.getSource()).entries());
+            field(connection, "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
             field(connection, "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
             field(connection, "totalCount", PARENT_ITEM, env -> {
-                Integer count = ((CreditPage) env.getSource()).totalCount();
+                Integer count = ((Page<?>) env.getSource()).totalCount();
                 if (count == null) {
                     throw new StoreUnavailableException("This list's count is not recorded in the table yet: "
                             + "run `moviegraph.jar migrate`");
@@ -199,8 +198,8 @@ final class CatalogWiring {
             });
         }
         for (String edge : List.of("CastEdge", "CreditEdge")) {
-            field(edge, "cursor", PARENT_ITEM, env -> ((CreditPage.Entry) env.getSource()).cursor());
-            field(edge, "node", PARENT_ITEM, env -> ((CreditPage.Entry) env.getSource()).credit());
+            field(edge, "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
+            field(edge, "node", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).node());
         }
         field("PageInfo", "hasNextPage", PARENT_ITEM, env -> ((Paged) env.getSource()).hasNextPage());
         field("PageInfo", "endCursor", PARENT_ITEM, env -> ((Paged) env.getSource()).endCursor());
@@ -369,7 +368,7 @@ final class CatalogWiring {
         CacheControl.forMonth(env, month, YearMonth.now(clock));
         CollectionRead top = CollectionRead.top(month, limit);
         return Loaders.collections(env, top).load(top, List.of(Paths.of(env)))
-                .thenApply(CollectionPage::totals);
+                .thenApply(page -> page.<MonthlyStreams>items(Part.TOP));
     }
 
     /** One page of search results: one index Query; each result's other fields are read at the next level. */
@@ -563,16 +562,8 @@ final class CatalogWiring {
         CollectionRead own = read.apply(slice, env.getSelectionSet().contains("totalCount"));
         CompletableFuture<CollectionPage> page = known != null && known.slice().equals(slice) ? known.page()
                 : Loaders.collections(env, own).load(own, List.of(Paths.of(env)));
-        return page.thenApply(found -> {
-            if (list.part().isAwards()) {
-                return found.awards();
-            }
-            if (list.part().isCredits()) {
-                CreditPage credits = found.credits().get(list.part());
-                return slice.isAll() ? credits.entries().stream().map(CreditPage.Entry::credit).toList() : credits;
-            }
-            return found.totals();
-        });
+        // A connection field shows the page; a list field (the crew, awards, months) its items.
+        return page.thenApply(found -> slice.page() != null ? found.list(list.part()) : found.items(list.part()));
     }
 
     private static PersonNode creditPerson(DataFetchingEnvironment env) {

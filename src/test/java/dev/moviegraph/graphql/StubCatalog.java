@@ -82,7 +82,7 @@ final class StubCatalog implements CatalogReader {
             return CompletableFuture.completedFuture(context.planner().standIns().page(read));
         }
         if (read.collection() == Part.Collection.MONTH) {
-            return CompletableFuture.completedFuture(new CollectionPage(null, Map.of(), List.of()));
+            return CompletableFuture.completedFuture(new CollectionPage(null, Map.of()));
         }
         return CompletableFuture.failedFuture(new UnsupportedOperationException("not in this stub"));
     }
