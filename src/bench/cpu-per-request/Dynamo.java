@@ -1,0 +1,8 @@
+/** DynamoDB Local in a process of its own, from the gateway's jar: {@code Dynamo PORT DATA_DIR}. */
+public class Dynamo {
+    public static void main(String[] args) throws Exception {
+        dev.moviegraph.local.EmbeddedDynamo.persistent(java.nio.file.Path.of(args[1]), false, Integer.parseInt(args[0]));
+        System.out.println("DynamoDB Local ready");
+        Thread.currentThread().join();
+    }
+}
