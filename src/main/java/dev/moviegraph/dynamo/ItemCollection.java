@@ -357,24 +357,22 @@ final class ItemCollection {
             if (first.entities().get(0).template(index.sortKey()) == null) {
                 return partition;
             }
-            String low = templateLow(first);
-            String high = templateHigh(last);
+            String low = templateBound(first, false);
+            String high = templateBound(last, true);
             return partition + " AND " + (high.equals(low + "~") ? "begins_with(" + index.sortKey() + ", " + low + ")"
                     : index.sortKey() + " BETWEEN " + low + " AND " + high);
         }
 
-        private String templateLow(Segment segment) {
+        /**
+         * A segment's lowest or highest sort key as a template: whole where the owner's id gives every
+         * attribute of it, else its prefix (followed by '~' for the highest).
+         */
+        private String templateBound(Segment segment, boolean upper) {
+            Comparator<String> order = Comparator.naturalOrder();
             return segment.entities().stream().map(entity -> entity.template(index.sortKey()))
-                    .map(template -> template.attributes().stream().allMatch(a -> collection.keyAttributes().contains(a))
-                            ? template.text() : template.prefix())
-                    .min(Comparator.naturalOrder()).orElseThrow();
-        }
-
-        private String templateHigh(Segment segment) {
-            return segment.entities().stream().map(entity -> entity.template(index.sortKey()))
-                    .map(template -> template.attributes().stream().allMatch(a -> collection.keyAttributes().contains(a))
-                            ? template.text() : template.prefix() + "~")
-                    .max(Comparator.naturalOrder()).orElseThrow();
+                    .map(template -> collection.keyAttributes().containsAll(template.attributes()) ? template.text()
+                            : template.prefix() + (upper ? "~" : ""))
+                    .max(upper ? order : order.reversed()).orElseThrow();
         }
 
         /** At most how many items the Query reads. */
