@@ -30,13 +30,16 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.Optional;
-import java.util.Set;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -100,14 +103,24 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             Map<String, Object> values = TableModel.MOVIE.values(movie);
             List<TransactWriteItem> copies = new ArrayList<>();
             List<Map<String, AttributeValue>> entries = new ArrayList<>();
+            Set<PersonId> credited = new LinkedHashSet<>();
             for (Map<String, AttributeValue> copy : collection(context, movie.id(), false)) {
                 copyUpdate(copy, TableModel.MOVIE, values, next).ifPresent(copies::add);
+                if (TableModel.CREDITS.stream().anyMatch(entity -> TableModel.is(copy, entity))) {
+                    credited.add(PersonId.of(copy.get(TableModel.CAST.attribute("personId")).s()));
+                }
                 if (TableModel.is(copy, TableModel.MOVIE_WORD) || TableModel.is(copy, TableModel.MOVIE_LIST)) {
                     entries.add(copy);
                 }
             }
             transactInChunks(context, Access.PUT_MOVIE, put(item, versionCondition(current)), copies);
             replaceSearchEntries(context, Access.PUT_MOVIE, entries, SearchEntries.of(movie));
+            if (current != null && !current.isEmpty() && !knownForOf(TableModel.MOVIE.decode(current)).equals(knownForOf(movie))) {
+                // Its votes, title or year changed: the people credited on it may know it as their best title.
+                for (PersonId person : credited) {
+                    rerank(context, Access.PUT_MOVIE, person, movie.id(), movie, credit -> false);
+                }
+            }
             return movie;
         });
     }
@@ -129,7 +142,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 updateIfNewer(context, Access.PUT_PERSON, late.update());
             }
             // A rename keeps the person's rank: their best-known title is what the import last found.
-            List<Map<String, AttributeValue>> entries = personEntries(context, person);
+            List<Map<String, AttributeValue>> entries = personEntries(context, person.id());
             KnownFor knownFor = entries.isEmpty() ? null
                     : SearchEntries.knownFor(TableModel.PERSON_WORD.decode(entries.get(0)));
             replaceSearchEntries(context, Access.PUT_PERSON, entries, SearchEntries.of(person, knownFor));
@@ -137,8 +150,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         });
     }
 
-    private List<Map<String, AttributeValue>> personEntries(CallContext context, Person person) {
-        QueryRequest query = Access.PERSON_WORDS.query(table, Map.of(":pk", Map.of("personId", person.id()),
+    private List<Map<String, AttributeValue>> personEntries(CallContext context, PersonId personId) {
+        QueryRequest query = Access.PERSON_WORDS.query(table, Map.of(":pk", Map.of("personId", personId),
                 ":word", Map.of())).consistentRead(true).build();
         return Queries.all(client, context, Access.PERSON_WORDS, query).join();
     }
@@ -164,6 +177,70 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         for (int i = 0; i < writes.size(); i += MAX_TRANSACTION_ITEMS) {
             transact(context, access, writes.subList(i, Math.min(writes.size(), i + MAX_TRANSACTION_ITEMS)));
         }
+    }
+
+    /**
+     * Keeps a person's search rank true after a write that changed their credits or a credited title: their
+     * best-known title is the most voted title they are credited on. A title as good as the best-known one
+     * replaces it at the cost of one Query; losing the best-known title (deleted, uncredited, fewer votes)
+     * reads the person's credits and their movies again. {@code touched}: the title the write was about;
+     * {@code offered}: that title as it is now, when it is credited; {@code removed}: credits just deleted,
+     * which GSI3 (eventually consistent) may still show.
+     */
+    private void rerank(CallContext context, Access access, PersonId personId, MovieId touched, Movie offered,
+                        Predicate<Credit> removed) {
+        List<Map<String, AttributeValue>> entries = personEntries(context, personId);
+        if (entries.isEmpty()) {
+            return;
+        }
+        KnownFor current = SearchEntries.knownFor(TableModel.PERSON_WORD.decode(entries.get(0)));
+        KnownFor candidate = offered == null || offered.numVotes() == null ? null : knownForOf(offered);
+        KnownFor next;
+        boolean lostCurrent = current != null && current.movieId().equals(touched)
+                && (candidate == null || candidate.votes() < current.votes());
+        if (lostCurrent) {
+            next = bestKnown(context, personId, removed, offered);
+        } else if (current != null && candidate != null && current.movieId().equals(candidate.movieId())) {
+            next = candidate;
+        } else {
+            next = KnownFor.better(current, candidate);
+        }
+        if (Objects.equals(next, current)) {
+            return;
+        }
+        Map<String, AttributeValue> personItem = getConsistent(context, TableModel.personKey(personId));
+        if (personItem != null) {
+            replaceSearchEntries(context, access, entries, SearchEntries.of(TableModel.PERSON.decode(personItem), next));
+        }
+    }
+
+    /** The most voted title of a person's credits, less those {@code removed}, {@code offered} as it is now. */
+    private KnownFor bestKnown(CallContext context, PersonId personId, Predicate<Credit> removed, Movie offered) {
+        Set<MovieId> titles = new HashSet<>();
+        QueryRequest query = Access.PERSON_PARTITION.query(table, Map.of(":person", Map.of("personId", personId))).build();
+        for (Map<String, AttributeValue> item : Queries.all(client, context, Access.PERSON_PARTITION, query).join()) {
+            for (Entity<Credit> entity : TableModel.CREDITS) {
+                if (TableModel.is(item, entity)) {
+                    Credit credit = entity.decode(item);
+                    if (!removed.test(credit) && (offered == null || !credit.movieId().equals(offered.id()))) {
+                        titles.add(credit.movieId());
+                    }
+                }
+            }
+        }
+        KnownFor best = offered == null || offered.numVotes() == null ? null : knownForOf(offered);
+        List<Map<String, AttributeValue>> keys = titles.stream().map(TableModel::movieKey).toList();
+        for (Map<String, AttributeValue> item : new Batches(client, table).getAll(keys, context).join().items()) {
+            Movie movie = TableModel.MOVIE.decode(item);
+            if (movie.numVotes() != null) {
+                best = KnownFor.better(best, knownForOf(movie));
+            }
+        }
+        return best;
+    }
+
+    private static KnownFor knownForOf(Movie movie) {
+        return new KnownFor(movie.id(), movie.title(), movie.year(), movie.numVotes() == null ? 0 : movie.numVotes());
     }
 
     private List<TransactWriteItem> personCopies(CallContext context, Person person, long version, boolean onlyOlder) {
@@ -219,6 +296,9 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                             .conditionExpression(isNew ? "attribute_not_exists(#pk)" : "attribute_exists(#pk)")
                             .expressionAttributeNames(Map.of("#pk", TableModel.PK)).build()).build()));
             countCredits(context, credit, item);
+            if (isNew) {
+                rerank(context, Access.CREDIT, personId, movieId, movie, gone -> false);
+            }
             return credit;
         });
     }
@@ -326,6 +406,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 items.add(count(TableModel.movieKey(movieId), Map.of(TableModel.CAST_COUNT, -1), EXISTS));
             }
             transact(context, Access.UNCREDIT, items);
+            rerank(context, Access.UNCREDIT, personId, movieId, null,
+                    gone -> gone.movieId().equals(movieId) && gone.role() == role);
             return true;
         });
     }
@@ -412,6 +494,9 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             }
             if (!batch.isEmpty()) {
                 transact(context, Access.DELETE_COLLECTION, batch);
+            }
+            for (String person : countsOf.keySet()) {
+                rerank(context, Access.DELETE_COLLECTION, PersonId.of(person), movieId, null, gone -> gone.movieId().equals(movieId));
             }
             return existed;
         });

@@ -4,6 +4,7 @@ import static dev.moviegraph.imdb.ImdbFixture.N;
 import static dev.moviegraph.imdb.ImdbFixture.line;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -305,6 +306,59 @@ class ImportCommandTest {
             assertEquals(List.of("nm0000003"), searchIds(graphql, "will shakesp"));
             assertEquals(List.of("nm0000005"), searchIds(graphql, "newly credited"));
         }
+    }
+
+    @Test
+    void everyOnlineWriteKeepsAPersonsBestKnownTitleAndRankTrue() {
+        importCommand();
+        try (Moviegraph server = Moviegraph.start(config(), List.of())) {
+            GraphQLClient graphql = new GraphQLClient(server.port());
+            assertEquals("tt0000001", knownFor(graphql, "shakespeare"), "1,500 votes against 200");
+            assertEquals("tt0000001", knownFor(graphql, "zoe kravitz"));
+
+            write(graphql, "mutation { putMovie(input: {id: \"tt0000001\", title: \"Cafe Society Renamed\", year: 2016}) { id } }");
+            assertEquals("Cafe Society Renamed", search(graphql, "shakespeare").path("knownFor").path("title").asText(),
+                    "the best-known title's new name reaches the people credited on it");
+
+            write(graphql, "mutation { putPerson(input: {id: \"nm0000010\", name: \"Newly Cast\"}) { id } }");
+            assertNull(knownFor(graphql, "newly cast"), "no credits yet");
+            write(graphql, "mutation { castActor(movieId: \"tt0000002\", actorId: \"nm0000010\") { billing } }");
+            assertEquals("tt0000002", knownFor(graphql, "newly cast"), "a first credit makes a best-known title");
+
+            // Same popularity band, the shorter name first: a credit moves a person up in results.
+            write(graphql, "mutation { putPerson(input: {id: \"nm0000009\", name: \"Shakespeare Junior\"}) { id } }");
+            assertEquals(List.of("nm0000003", "nm0000009"), searchIds(graphql, "shakespeare"), "no credits: last");
+            write(graphql, "mutation { castActor(movieId: \"tt0000001\", actorId: \"nm0000009\") { billing } }");
+            assertEquals(List.of("nm0000009", "nm0000003"), searchIds(graphql, "shakespeare"), "as popular, shorter");
+
+            write(graphql, "mutation { creditCrew(movieId: \"tt0000002\", personId: \"nm0000003\", role: WRITER) { position } }");
+            write(graphql, "mutation { deleteMovie(id: \"tt0000001\") }");
+            assertEquals("tt0000002", knownFor(graphql, "shakespeare"), "the next most voted of his titles");
+            assertNull(knownFor(graphql, "zoe kravitz"), "no title of hers is left");
+            assertEquals(List.of("nm0000003", "nm0000009"), searchIds(graphql, "shakespeare"), "200 votes against none");
+
+            write(graphql, "mutation { uncreditCrew(movieId: \"tt0000002\", personId: \"nm0000003\", role: WRITER) }");
+            assertEquals("tt0000002", knownFor(graphql, "shakespeare"), "still in its cast");
+            write(graphql, "mutation { uncastActor(movieId: \"tt0000002\", actorId: \"nm0000010\") }");
+            assertNull(knownFor(graphql, "newly cast"), "uncredited from his only title");
+        }
+    }
+
+    private static void write(GraphQLClient graphql, String mutation) {
+        JsonNode response = graphql.query(mutation).body();
+        assertTrue(response.path("errors").isMissingNode(), response.toString());
+    }
+
+    private static JsonNode search(GraphQLClient graphql, String query) {
+        JsonNode response = graphql.query("{ search(query: \"" + query + "\", types: [PERSON]) { edges { node {"
+                + " ... on Person { id } } knownFor { id title } } } }").body();
+        assertTrue(response.path("errors").isMissingNode(), response.toString());
+        return response.path("data").path("search").path("edges").path(0);
+    }
+
+    private static String knownFor(GraphQLClient graphql, String query) {
+        JsonNode knownFor = search(graphql, query).path("knownFor");
+        return knownFor.isNull() || knownFor.isMissingNode() ? null : knownFor.path("id").asText();
     }
 
     private static List<String> searchIds(GraphQLClient graphql, String query) {
