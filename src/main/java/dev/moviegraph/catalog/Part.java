@@ -6,18 +6,18 @@ package dev.moviegraph.catalog;
  * any parts of one collection together; the store answers them with the fewest requests.
  */
 public enum Part {
-    CAST(Collection.MOVIE, Role.CAST),
-    DIRECTORS(Collection.MOVIE, Role.DIRECTOR),
-    WRITERS(Collection.MOVIE, Role.WRITER),
-    TOTALS(Collection.MOVIE, null),
+    CAST(Collection.MOVIE, Credit.class, Role.CAST),
+    DIRECTORS(Collection.MOVIE, Credit.class, Role.DIRECTOR),
+    WRITERS(Collection.MOVIE, Credit.class, Role.WRITER),
+    TOTALS(Collection.MOVIE, MonthlyStreams.class, null),
     /** A movie's awards and nominations, newest first. */
-    MOVIE_AWARDS(Collection.MOVIE, null),
-    ACTED(Collection.PERSON, Role.CAST),
-    DIRECTED(Collection.PERSON, Role.DIRECTOR),
-    WROTE(Collection.PERSON, Role.WRITER),
+    MOVIE_AWARDS(Collection.MOVIE, Award.class, null),
+    ACTED(Collection.PERSON, Credit.class, Role.CAST),
+    DIRECTED(Collection.PERSON, Credit.class, Role.DIRECTOR),
+    WROTE(Collection.PERSON, Credit.class, Role.WRITER),
     /** A person's awards and nominations, newest first. */
-    PERSON_AWARDS(Collection.PERSON, null),
-    TOP(Collection.MONTH, null);
+    PERSON_AWARDS(Collection.PERSON, Award.class, null),
+    TOP(Collection.MONTH, MonthlyStreams.class, null);
 
     /** Whose list it is: a movie's item collection, a person's credits, a month's totals. */
     public enum Collection {
@@ -27,10 +27,12 @@ public enum Part {
     }
 
     private final Collection collection;
+    private final Class<? extends Record> itemType;
     private final Role role;
 
-    Part(Collection collection, Role role) {
+    Part(Collection collection, Class<? extends Record> itemType, Role role) {
         this.collection = collection;
+        this.itemType = itemType;
         this.role = role;
     }
 
@@ -38,17 +40,14 @@ public enum Part {
         return collection;
     }
 
+    /** The record type of the items it lists. */
+    public Class<? extends Record> itemType() {
+        return itemType;
+    }
+
     /** The role of the credits it lists, or null when it lists monthly totals. */
     public Role role() {
         return role;
-    }
-
-    public boolean isCredits() {
-        return role != null;
-    }
-
-    public boolean isAwards() {
-        return this == MOVIE_AWARDS || this == PERSON_AWARDS;
     }
 
     /** The part of a movie's collection that lists credits of this role. */

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The items a planning run answers with instead of reading: the worst case the arguments allow. Every
  * id exists, every page is full ({@code first} entries, {@code limit} totals), each entry with ids of
  * its own, so the calls planned below them are the most the query can make. An open month range counts
- * as one month. Built from the items' record types alone, so a new item type needs no code here.
+ * as one month. Built from the record type each {@link Part} declares, so a new list needs no code here.
  */
 public final class StandIns {
     private static final String TEXT = "Planned";
@@ -39,33 +39,51 @@ public final class StandIns {
             List<Record> items = items(part, slice, read.id(), bounds.mostItems(part, slice));
             List<Page.Entry<Record>> entries = items.stream().map(item -> new Page.Entry<>(TEXT, item)).toList();
             // As long as the list could be: a count the planning run can give without a store.
-            lists.put(part, new Page<>(entries, true, part.isCredits() ? items.size() : null));
+            lists.put(part, new Page<>(entries, true, items.size()));
         });
         return new CollectionPage(owner, lists);
     }
 
-    /** The stand-in items of one list of an owner: as many as the slice and the bounds allow, each with ids of its own. */
+    /** The stand-in items of one list of an owner: one a month of a month range, else as many as the bounds allow. */
     private List<Record> items(Part part, Slice slice, String ownerId, int most) {
+        if (slice.months() != null) {
+            return months(slice.months()).stream().map(month -> standIn(part, ownerId, 0, month)).toList();
+        }
         List<Record> items = new ArrayList<>();
-        boolean movieSide = part.collection() == Part.Collection.MOVIE;
-        if (part.isAwards()) {
-            for (int i = 0; i < most; i++) {
-                items.add(new Award(TEXT, TEXT, 2000, true, movieSide ? nextPerson() : PersonId.of(ownerId),
-                        movieSide ? MovieId.of(ownerId) : nextMovie()));
-            }
-        } else if (part.isCredits()) {
-            for (int i = 0; i < most; i++) {
-                items.add(credit(part, ownerId, i + 1));
-            }
-        } else if (part == Part.TOP) {
-            YearMonth month = YearMonth.parse(ownerId);
-            for (int i = 0; i < slice.limit(); i++) {
-                items.add(new MonthlyStreams(nextMovie(), TEXT, month, slice.limit() - i));
-            }
-        } else {
-            months(slice.months()).forEach(month -> items.add(new MonthlyStreams(MovieId.of(ownerId), TEXT, month, 0)));
+        for (int i = 0; i < most; i++) {
+            items.add(standIn(part, ownerId, most - i, null));
         }
         return items;
+    }
+
+    /**
+     * One item of a list, built from its record type: the owner's id where it names its owner, a fresh id
+     * for every other movie or person it names (so the calls planned below it are real), the list's role,
+     * and {@code rank} for its numbers (a place, a count, a year), so that any new list needs no code here.
+     */
+    private Record standIn(Part part, String ownerId, int rank, YearMonth month) {
+        return Records.construct(part.itemType(), Map.of(), component -> {
+            Class<?> type = component.getType();
+            if (type == MovieId.class) {
+                return part.collection() == Part.Collection.MOVIE ? MovieId.of(ownerId) : nextMovie();
+            }
+            if (type == PersonId.class) {
+                return part.collection() == Part.Collection.PERSON ? PersonId.of(ownerId) : nextPerson();
+            }
+            if (type == YearMonth.class) {
+                return part.collection() == Part.Collection.MONTH ? YearMonth.parse(ownerId) : month;
+            }
+            if (type == Role.class) {
+                return part.role();
+            }
+            if (type == int.class || type == Integer.class) {
+                return rank;
+            }
+            if (type == long.class || type == Long.class) {
+                return (long) rank;
+            }
+            return placeholder(component);
+        });
     }
 
     /**
@@ -101,12 +119,6 @@ public final class StandIns {
             entries.add(new Page.Entry<>(TEXT, new SearchHit(SearchKind.MOVIE, nextMovie().value(), TEXT, null, null)));
         }
         return new Page<>(entries, true);
-    }
-
-    private Credit credit(Part part, String ownerId, int position) {
-        boolean movieSide = part.collection() == Part.Collection.MOVIE;
-        return new Credit(movieSide ? MovieId.of(ownerId) : nextMovie(), movieSide ? nextPerson() : PersonId.of(ownerId),
-                part.role(), TEXT, null, TEXT, List.of(), position);
     }
 
     private MovieId nextMovie() {
