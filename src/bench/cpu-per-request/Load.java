@@ -5,36 +5,64 @@ import java.util.*;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.*;
 
-/** Closed-loop load on one query shape: {@code Load URL GATEWAY_PID QUERY CLIENTS WARMUP_S SECONDS}; prints req/s and the gateway process's CPU ms per request (utime + stime from /proc, 100 ticks a second). */
+/**
+ * Closed-loop load on one query shape: {@code Load URL GATEWAY_PID QUERY CLIENTS WARMUP_S SECONDS [WINDOWS]}.
+ * Prints req/s, the gateway process's CPU ms per request (utime + stime from /proc, 100 ticks a second)
+ * and client latency p50/p99 over the measured seconds. With WINDOWS > 0 it first prints the req/s of
+ * each of the first WINDOWS 10-second windows from the first request (a cold start), then measures.
+ */
 public class Load {
     public static void main(String[] a) throws Exception {
         String url = a[0]; long pid = Long.parseLong(a[1]); String query = a[2];
         int clients = Integer.parseInt(a[3]); int warmup = Integer.parseInt(a[4]); int seconds = Integer.parseInt(a[5]);
+        int windows = a.length > 6 ? Integer.parseInt(a[6]) : 0;
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         String body = "{\"query\":" + quote(query) + "}";
         AtomicLong done = new AtomicLong(); AtomicLong errors = new AtomicLong();
-        AtomicBoolean stop = new AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean(); AtomicBoolean recording = new AtomicBoolean();
+        ConcurrentLinkedQueue<long[]> latencies = new ConcurrentLinkedQueue<>();
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         for (int c = 0; c < clients; c++) pool.submit(() -> {
             HttpRequest req = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            long[] mine = new long[1 << 20]; int count = 0;
+            latencies.add(mine);
             while (!stop.get()) {
                 try {
+                    long start = System.nanoTime();
                     HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+                    long took = System.nanoTime() - start;
                     if (r.statusCode() != 200 || r.body().contains("\"errors\"")) errors.incrementAndGet();
                     done.incrementAndGet();
+                    if (recording.get() && count < mine.length - 1) mine[++count] = took;
+                    mine[0] = count;
                 } catch (Exception e) { errors.incrementAndGet(); }
             }
             return null;
         });
+        if (windows > 0) {
+            StringBuilder line = new StringBuilder("first 10 s windows, req/s:");
+            for (int w = 0; w < windows; w++) {
+                long n0 = done.get();
+                Thread.sleep(10_000);
+                line.append(String.format(" %.0f", (done.get() - n0) / 10.0));
+            }
+            System.out.println(line);
+        }
         Thread.sleep(warmup * 1000L);
         long cpu0 = cpu(pid), n0 = done.get(), t0 = System.nanoTime();
+        recording.set(true);
         Thread.sleep(seconds * 1000L);
+        recording.set(false);
         long cpu1 = cpu(pid), n1 = done.get(), t1 = System.nanoTime();
         stop.set(true); pool.shutdown(); pool.awaitTermination(10, TimeUnit.SECONDS);
         double secs = (t1 - t0) / 1e9; long n = n1 - n0;
-        System.out.printf("req/s %.0f  gateway CPU %.3f ms/request  (%d requests, %d errors)%n", n / secs,
-            (cpu1 - cpu0) * 10.0 / n, n, errors.get());
+        long[] all = latencies.stream().flatMapToLong(l -> Arrays.stream(l, 1, (int) l[0] + 1)).sorted().toArray();
+        System.out.printf("req/s %.0f  gateway CPU %.3f ms/request  latency p50 %.2f ms p99 %.2f ms  (%d requests, %d errors)%n",
+            n / secs, (cpu1 - cpu0) * 10.0 / n, pct(all, 0.50), pct(all, 0.99), n, errors.get());
+    }
+    static double pct(long[] sorted, double p) {
+        return sorted.length == 0 ? Double.NaN : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1e6;
     }
     /** utime + stime in clock ticks (10 ms). */
     static long cpu(long pid) throws Exception {

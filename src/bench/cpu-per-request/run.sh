@@ -1,31 +1,76 @@
 #!/bin/bash
-# The gateway's CPU per request, the gateway alone on core 0, DynamoDB Local and the load on core 1.
+# The gateway's CPU per request, the gateway alone on core 0, DynamoDB Local (or the stand-in) and the
+# load on core 1.
 # usage: src/bench/cpu-per-request/run.sh JAR [JAR...]   (each jar in turn, against one DynamoDB Local)
-# env: WARM (s, default 60), SECS (s, default 30), ROUNDS (default 2), CLIENTS (default 8)
+# env: WARM (s, default 60), SECS (s, default 30), ROUNDS (default 2), CLIENTS (default 8),
+#      SHAPES (names below, default "movie eleven twelve"; "all" for every one),
+#      LATENCY_MS (unset: the gateway calls DynamoDB Local; set: it calls the stand-in, which answers
+#      from memory after that many ms), COLD (1: print the first WINDOWS 10 s windows of a fresh
+#      server under load before anything warms it), WINDOWS (default 6), JAVA_OPTS (for the gateway)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # DynamoDB Local keeps its SQLite file in memory (/dev/shm): on a disk every write syncs, and loading
 # the sample takes many minutes.
 work=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-javac -d "$work" -cp "$1" "$here/Load.java" "$here/Dynamo.java"
+javac -d "$work" -cp "$1" "$here/Load.java" "$here/Dynamo.java" "$here/StandIn.java"
 taskset -c 1 java -Xmx1g -cp "$1:$work" Dynamo 8765 "$work/ddb" > "$work/ddb.log" 2>&1 &
 until grep -q ready "$work/ddb.log"; do sleep 1; done
-MOVIE='{ movie(id: "tt0111161") { title year } }'
-TWELVE='{ person(id: "nm0000151") { name movies(first: 10) { edges { node { movie { title cast(first: 3) { edges { node { person { name birthYear } } } } } } } } } }'
+endpoint=http://127.0.0.1:8765
+if [ -n "${LATENCY_MS:-}" ]; then
+  taskset -c 1 java -Xmx2g -cp "$work" StandIn 8766 "$endpoint" "$LATENCY_MS" > "$work/standin.log" 2>&1 &
+  until grep -q ready "$work/standin.log"; do sleep 1; done
+  endpoint=http://127.0.0.1:8766
+fi
+
+# name|data levels (rounds of DynamoDB calls)|DynamoDB calls|query
+cat > "$work/shapes" <<'EOF'
+movie|1|1|{ movie(id: "tt0111161") { title year } }
+movieWithCast|1|1|{ movie(id: "tt0111161") { title cast(first: 10) { edges { node { characters person { name } } } } } }
+castBirthYears|2|2|{ movie(id: "tt0111161") { title cast(first: 10) { edges { node { characters person { name birthYear } } } } } }
+filmography|1|1|{ person(id: "nm5161932") { name movies(first: 10) { edges { node { movie { title year } } } } } }
+topMovies|1|1|{ topMovies(month: "2024-05", limit: 10) { streams movie { title } } }
+top10WithGenres|2|2|{ topMovies(month: "2024-05", limit: 10) { streams movie { title genres } } }
+castWithFilmographies|2|11|{ movie(id: "tt0111161") { title cast(first: 10) { edges { node { person { name movies(first: 5) { edges { node { movie { title } } } } } } } } } }
+twentyMoviesWithCasts|1|20|{ movies(ids: ["tt0111161", "tt0068646", "tt0071562", "tt0468569", "tt0050083", "tt0108052", "tt0167260", "tt0110912", "tt0120737", "tt0060196", "tt0109830", "tt0137523", "tt0167261", "tt1375666", "tt0080684", "tt0133093", "tt0099685", "tt0073486", "tt0047478", "tt0114369"]) { title cast(first: 5) { edges { node { person { name } } } } } }
+eleven|2|11|{ person(id: "nm5161932") { name movies(first: 10) { edges { node { movie { title cast(first: 3) { edges { node { person { name } } } } } } } } } }
+twelve|3|12|{ person(id: "nm5161932") { name movies(first: 10) { edges { node { movie { title cast(first: 3) { edges { node { person { name birthYear } } } } } } } } } }
+search|1|1|{ search(query: "the godfather", first: 10) { edges { node { ... on Movie { id title year } ... on Person { id name } } knownFor { title } } } }
+browse|1|1|{ browseMovies(genre: "Drama", first: 20) { edges { node { id title year } } } }
+topRated|1|1|{ topRated(first: 20) { edges { node { id title averageRating } } } }
+EOF
+shapes=${SHAPES:-movie eleven twelve}
+[ "$shapes" = all ] && shapes=$(cut -d'|' -f1 "$work/shapes" | tr '\n' ' ')
 n=0
 for jar in "$@"; do
   n=$((n + 1)); port=$((8090 + n))
+  # The sample is loaded through DynamoDB Local itself: the stand-in only answers reads.
   DYNAMODB_ENDPOINT=http://127.0.0.1:8765 TABLE_NAME=bench-$n CREATE_TABLE=true LOAD_SAMPLE=true PORT=$port \
     AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
-    taskset -c 0 java -jar "$jar" > "$work/gateway-$n.log" 2>&1 &
+    java -jar "$jar" > "$work/load-$n.log" 2>&1 &
+  loader=$!
+  until grep -q "ready in" "$work/load-$n.log"; do sleep 1; done
+  kill $loader; wait $loader 2>/dev/null || true
+  DYNAMODB_ENDPOINT=$endpoint TABLE_NAME=bench-$n PORT=$port \
+    AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
+    taskset -c 0 java ${JAVA_OPTS:-} -jar "$jar" > "$work/gateway-$n.log" 2>&1 &
   gateway=$!
-  until grep -q "ready in" "$work/gateway-$n.log"; do sleep 1; done
+  until grep -q "ready in" "$work/gateway-$n.log"; do sleep 0.1; done
+  echo "$jar: $(grep -o 'ready in.*' "$work/gateway-$n.log" | head -1)"
+  cold=${COLD:-0}
   for round in $(seq 1 "${ROUNDS:-2}"); do
-    for shape in MOVIE TWELVE; do
-      echo "$jar $shape round $round: $(taskset -c 1 java -cp "$work" Load "http://127.0.0.1:$port/graphql" $gateway \
-        "${!shape}" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}")"
+    for shape in $shapes; do
+      IFS='|' read -r name levels calls query < <(grep "^$shape|" "$work/shapes")
+      windows=0
+      [ "$cold" = 1 ] && windows=${WINDOWS:-6}
+      floor=""
+      [ -n "${LATENCY_MS:-}" ] && floor=" floor ${levels} x ${LATENCY_MS} ms"
+      echo "$jar $name ($calls calls, $levels levels$floor) round $round: $(taskset -c 1 java -cp "$work" Load \
+        "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" $windows | tr '\n' ' ')"
+      cold=0
     done
   done
   kill $gateway; wait $gateway 2>/dev/null || true
 done
+[ -n "${LATENCY_MS:-}" ] && tail -1 "$work/standin.log"
+exit 0
