@@ -31,6 +31,9 @@ public class StandIn {
     record Answer(int status, Map<String, List<String>> headers, byte[] body) {}
 
     public static void main(String[] args) throws Exception {
+        // Without it the JDK's server writes headers and body apart, and Nagle's algorithm against the
+        // client's delayed ACK holds each answer about 40 ms.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         int port = Integer.parseInt(args[0]);
         URI upstream = URI.create(args[1]);
         long latencyNanos = (long) (Double.parseDouble(args[2]) * 1_000_000);

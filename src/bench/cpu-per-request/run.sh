@@ -6,7 +6,9 @@
 #      SHAPES (names below, default "movie eleven twelve"; "all" for every one),
 #      LATENCY_MS (unset: the gateway calls DynamoDB Local; set: it calls the stand-in, which answers
 #      from memory after that many ms), COLD (1: print the first WINDOWS 10 s windows of a fresh
-#      server under load before anything warms it), WINDOWS (default 6), JAVA_OPTS (for the gateway)
+#      server under load before anything warms it), WINDOWS (default 6), JAVA_OPTS (for the gateway),
+#      LOAD (1: load each jar's sample into a table of its own, for jars of another table layout than
+#      the first jar's; else every jar reads the first jar's sample snapshot, table moviegraph)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # DynamoDB Local keeps its SQLite file in memory (/dev/shm): on a disk every write syncs, and loading
@@ -44,14 +46,18 @@ shapes=${SHAPES:-movie eleven twelve}
 n=0
 for jar in "$@"; do
   n=$((n + 1)); port=$((8090 + n))
-  # The sample is loaded through DynamoDB Local itself: the stand-in only answers reads.
-  DYNAMODB_ENDPOINT=http://127.0.0.1:8765 TABLE_NAME=bench-$n CREATE_TABLE=true LOAD_SAMPLE=true PORT=$port \
-    AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
-    java -jar "$jar" > "$work/load-$n.log" 2>&1 &
-  loader=$!
-  until grep -q "ready in" "$work/load-$n.log"; do sleep 1; done
-  kill $loader; wait $loader 2>/dev/null || true
-  DYNAMODB_ENDPOINT=$endpoint TABLE_NAME=bench-$n PORT=$port \
+  table=moviegraph
+  if [ "${LOAD:-0}" = 1 ]; then
+    # The sample is loaded through DynamoDB Local itself: the stand-in only answers reads.
+    table=bench-$n
+    DYNAMODB_ENDPOINT=http://127.0.0.1:8765 TABLE_NAME=$table CREATE_TABLE=true LOAD_SAMPLE=true PORT=$port \
+      AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
+      java -jar "$jar" > "$work/load-$n.log" 2>&1 &
+    loader=$!
+    until grep -q "ready in" "$work/load-$n.log"; do sleep 1; done
+    kill $loader; wait $loader 2>/dev/null || true
+  fi
+  DYNAMODB_ENDPOINT=$endpoint TABLE_NAME=$table PORT=$port \
     AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
     taskset -c 0 java ${JAVA_OPTS:-} -jar "$jar" > "$work/gateway-$n.log" 2>&1 &
   gateway=$!

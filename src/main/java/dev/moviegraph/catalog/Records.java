@@ -5,6 +5,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -13,17 +14,51 @@ import java.util.function.Function;
  * type (a table model, stand-ins of a planning run) is written once for all of them.
  */
 public final class Records {
+    /**
+     * Each record type's components, accessors and canonical constructor, looked up once: reflection's
+     * lookups copy arrays and check access on every call, and items are decoded on every request.
+     */
+    private static final ClassValue<Shape> SHAPES = new ClassValue<>() {
+        @Override
+        protected Shape computeValue(Class<?> type) {
+            RecordComponent[] components = type.getRecordComponents();
+            try {
+                Constructor<?> constructor = type.getDeclaredConstructor(
+                        Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
+                constructor.setAccessible(true);
+                java.lang.reflect.Method[] accessors = new java.lang.reflect.Method[components.length];
+                for (int i = 0; i < components.length; i++) {
+                    accessors[i] = components[i].getAccessor();
+                    accessors[i].setAccessible(true);
+                }
+                return new Shape(List.of(components), constructor, accessors);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("Cannot read the record type " + type.getSimpleName(), e);
+            }
+        }
+    };
+
+    private record Shape(List<RecordComponent> components, Constructor<?> constructor,
+                         java.lang.reflect.Method[] accessors) {
+    }
+
     private Records() {
+    }
+
+    /** The components of a record type, in declaration order (looked up once per type). */
+    public static List<RecordComponent> componentsOf(Class<? extends Record> type) {
+        return SHAPES.get(type).components();
     }
 
     /** Every component of {@code record} by name, in declaration order; null values included. */
     public static Map<String, Object> components(Record record) {
+        Shape shape = SHAPES.get(record.getClass());
         Map<String, Object> values = new LinkedHashMap<>();
-        for (RecordComponent component : record.getClass().getRecordComponents()) {
+        for (int i = 0; i < shape.accessors().length; i++) {
             try {
-                values.put(component.getName(), component.getAccessor().invoke(record));
+                values.put(shape.components().get(i).getName(), shape.accessors()[i].invoke(record));
             } catch (IllegalAccessException | InvocationTargetException e) {
-                throw new IllegalStateException("Cannot read " + component, e);
+                throw new IllegalStateException("Cannot read " + shape.components().get(i), e);
             }
         }
         return values;
@@ -35,17 +70,16 @@ public final class Records {
      */
     public static <T extends Record> T construct(Class<T> type, Map<String, ?> values,
                                                  Function<RecordComponent, Object> missing) {
-        RecordComponent[] components = type.getRecordComponents();
-        Object[] arguments = new Object[components.length];
-        for (int i = 0; i < components.length; i++) {
-            RecordComponent component = components[i];
-            arguments[i] = values.containsKey(component.getName()) ? values.get(component.getName())
-                    : missing.apply(component);
+        Shape shape = SHAPES.get(type);
+        List<RecordComponent> components = shape.components();
+        Object[] arguments = new Object[components.size()];
+        for (int i = 0; i < arguments.length; i++) {
+            RecordComponent component = components.get(i);
+            Object value = values.get(component.getName());
+            arguments[i] = value != null || values.containsKey(component.getName()) ? value : missing.apply(component);
         }
         try {
-            Constructor<T> constructor = type.getDeclaredConstructor(
-                    Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
-            return constructor.newInstance(arguments);
+            return type.cast(shape.constructor().newInstance(arguments));
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;

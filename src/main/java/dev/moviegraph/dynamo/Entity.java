@@ -209,7 +209,7 @@ final class Entity<T extends Record> {
 
     T decode(Map<String, AttributeValue> item) {
         Map<String, Object> fields = new HashMap<>(constants);
-        for (RecordComponent component : recordType.getRecordComponents()) {
+        for (RecordComponent component : Records.componentsOf(recordType)) {
             String attribute = attributeOf.get(component.getName());
             if (attribute != null) {
                 fields.put(component.getName(), decodeValue(component.getType(), item.get(attribute)));

@@ -65,6 +65,7 @@ public final class GraphQLService implements AutoCloseable {
     private final GatewaySchema schema;
     /** Subscriptions, read as queries of the live schema (see {@link GatewaySchema#liveSchema}); null without one. */
     private final GraphQL live;
+    private final KnownEstimates knownEstimates = new KnownEstimates();
     /** Fires each query's time limit; one daemon thread, cancelled timers are removed at once. */
     private final ScheduledThreadPoolExecutor deadlines;
 
@@ -97,6 +98,7 @@ public final class GraphQLService implements AutoCloseable {
                 .recordStats()
                 .build();
         metrics.monitor(documents, "graphql.documents");
+        metrics.monitor(knownEstimates.cache(), "graphql.estimates");
         this.cachedDocuments = new CachedDocuments(documents, limits.maxAliases());
         this.schema = schema;
         this.graphQL = engine(schema.schema(), cachedDocuments, limits);
@@ -211,6 +213,20 @@ public final class GraphQLService implements AutoCloseable {
         if (limits.maxReadUnits() <= 0 || !kinds.contains(OperationDefinition.Operation.QUERY)) {
             return run(engine, requests, kinds, mode, start, new PlanningCatalog[requests.size()], interest);
         }
+        // A query of a shape estimated within the last minute is not planned again.
+        KnownEstimates.Shape[] shapes = new KnownEstimates.Shape[requests.size()];
+        double known = 0;
+        for (int i = 0; i < requests.size(); i++) {
+            if (kinds.get(i) == OperationDefinition.Operation.QUERY) {
+                GraphQLRequest request = requests.get(i);
+                shapes[i] = operation(request).map(op -> KnownEstimates.shape(engine == live, request, op)).orElse(null);
+                Double estimate = knownEstimates.get(shapes[i]);
+                known = estimate == null || known < 0 ? -1 : known + estimate;
+            }
+        }
+        if (known >= 0 && known <= limits.maxReadUnits()) {
+            return run(engine, requests, kinds, mode, start, new PlanningCatalog[requests.size()], interest);
+        }
         // Estimate first: the same fetchers over the planning catalog, which calls nothing.
         PlanningCatalog[] estimates = new PlanningCatalog[requests.size()];
         ExecutionInput[] planInputs = new ExecutionInput[requests.size()];
@@ -233,6 +249,11 @@ public final class GraphQLService implements AutoCloseable {
                 }
             }
             if (!stopped && total <= limits.maxReadUnits()) {
+                for (int i = 0; i < requests.size(); i++) {
+                    if (estimates[i] != null) {
+                        knownEstimates.put(shapes[i], estimates[i].readUnits());
+                    }
+                }
                 return run(engine, requests, kinds, mode, start, estimates, interest);
             }
             List<GraphQLAnswer> refused = new ArrayList<>();
@@ -415,6 +436,11 @@ public final class GraphQLService implements AutoCloseable {
      * A document seen before is taken from the cache, a new one is parsed within the parser limits.
      */
     public Optional<OperationDefinition.Operation> operationKind(GraphQLRequest request) {
+        return operation(request).map(OperationDefinition::getOperation);
+    }
+
+    /** The operation a request runs, from the document cache when it has the document. */
+    private Optional<OperationDefinition> operation(GraphQLRequest request) {
         try {
             // asMap().get: not a lookup the cache's statistics should count
             PreparsedDocumentEntry cached = documents.asMap().get(request.query());
@@ -427,8 +453,7 @@ public final class GraphQLService implements AutoCloseable {
             return operations.stream()
                     .filter(op -> request.operationName() == null ? operations.size() == 1
                             : request.operationName().equals(op.getName()))
-                    .findFirst()
-                    .map(OperationDefinition::getOperation);
+                    .findFirst();
         } catch (InvalidSyntaxException e) {
             return Optional.empty();
         }

@@ -53,6 +53,40 @@ class ReadBudgetTest {
     }
 
     @Test
+    void aShapeEstimatedWithinTheLastMinuteIsNotPlannedAgainWhateverItsIdsButAnotherPageSizeIs() {
+        String query = "query EstimateReuse($ids: [ID!]!, $n: Int!) { movies(ids: $ids) { title cast(first: $n) {"
+                + " edges { node { person { name movies(first: $n) { edges { node { movie { title } } } } } } } } } }";
+        List<String> first = server.sample().movies().stream().limit(3).map(movie -> movie.id().value()).toList();
+        List<String> other = server.sample().movies().stream().skip(3).limit(3).map(movie -> movie.id().value()).toList();
+        String hits = "cache_gets_total{cache=\"graphql.estimates\",result=\"hit\"}";
+        String misses = "cache_gets_total{cache=\"graphql.estimates\",result=\"miss\"}";
+        String before = metrics();
+
+        Response planned = server.client().query(query, Map.of("ids", first, "n", 3));
+        Response known = server.client().query(query, Map.of("ids", other, "n", 3));
+        String after = metrics();
+
+        assertTrue(planned.errors().isMissingNode(), planned.raw().body());
+        assertTrue(known.errors().isMissingNode(), known.raw().body());
+        assertEquals(1, value(after, misses) - value(before, misses), "the first of the shape is planned");
+        assertEquals(1, value(after, hits) - value(before, hits), "other ids, same shape: the estimate is known");
+        assertEquals(server.sample().movies().get(3).title(), known.data().path("movies").path(0).path("title").asText(),
+                "and it answers for its own ids");
+        Response bigger = server.client().query(query, Map.of("ids", first, "n", 100));
+        assertEquals("LIMIT_EXCEEDED", bigger.firstErrorCode(), "larger pages are another shape, planned and refused");
+    }
+
+    private String metrics() {
+        return server.client().get("/metrics", Map.of(), "text/plain").raw().body();
+    }
+
+    private static double value(String text, String prefix) {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(prefix)
+                + " ([0-9.eE+-]+)$").matcher(text);
+        return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+    }
+
+    @Test
     void theSameFanOutWithSmallerPagesFitsTheBudgetAndRuns() {
         String query = "{ movies(ids: " + ids(3) + ") { title cast(first: 3) { edges { node { actor { name "
                 + "movies(first: 3) { edges { node { movie { title } } } } } } } } } }";

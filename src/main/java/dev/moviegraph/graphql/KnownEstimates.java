@@ -1,0 +1,89 @@
+package dev.moviegraph.graphql;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import graphql.language.ListType;
+import graphql.language.NonNullType;
+import graphql.language.OperationDefinition;
+import graphql.language.Type;
+import graphql.language.TypeName;
+import graphql.language.VariableDefinition;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The read units a query was estimated to need, kept for the next request of the same shape so that a
+ * query within the budget is planned once, not before every execution (the planning run is a whole
+ * execution over stand-ins, as dear in graphql-java as the real one). The same shape: the same document,
+ * operation and variables, except that the values of variables of type {@code ID} are replaced by their
+ * place among the request's distinct ids: a plan never depends on which movie or person an id names
+ * (stand-ins assume every one exists), only on how many there are and which repeat. Only estimates
+ * within the budget are kept, for at most {@value #KEEP_SECONDS} s (the largest list sizes the estimate
+ * uses grow with writes); a refusal is planned again each time, to describe its plan. Whatever an
+ * estimate says, the request guard still stops reads past the budget as they happen.
+ */
+final class KnownEstimates {
+    static final int KEEP_SECONDS = 60;
+    private static final int MOST_SHAPES = 10_000;
+
+    /** A request's shape: the engine (HTTP or live), document, operation and variables with ids numbered. */
+    record Shape(boolean live, String query, String operationName, Map<String, Object> variables) {
+    }
+
+    private final Cache<Shape, Double> known = Caffeine.newBuilder().maximumSize(MOST_SHAPES)
+            .expireAfterWrite(Duration.ofSeconds(KEEP_SECONDS)).recordStats().build();
+
+    /** The cache, for its hit and miss counts in /metrics ({@code graphql.estimates}). */
+    Cache<Shape, Double> cache() {
+        return known;
+    }
+
+    /** The estimate made for this shape within the last minute, or null. */
+    Double get(Shape shape) {
+        return shape == null ? null : known.getIfPresent(shape);
+    }
+
+    void put(Shape shape, double readUnits) {
+        if (shape != null) {
+            known.put(shape, readUnits);
+        }
+    }
+
+    /** The shape of a query whose operation is {@code operation}. */
+    static Shape shape(boolean live, GraphQLRequest request, OperationDefinition operation) {
+        Map<String, Object> given = request.variables() == null ? Map.of() : request.variables();
+        Map<String, Object> variables = new LinkedHashMap<>(given);
+        Map<Object, Integer> ids = new HashMap<>();
+        for (VariableDefinition definition : operation.getVariableDefinitions()) {
+            if (isId(definition.getType()) && variables.containsKey(definition.getName())) {
+                variables.put(definition.getName(), numbered(variables.get(definition.getName()), ids));
+            }
+        }
+        return new Shape(live, request.query(), request.operationName(), variables);
+    }
+
+    private static Object numbered(Object value, Map<Object, Integer> ids) {
+        if (value instanceof List<?> list) {
+            List<Object> numbered = new ArrayList<>(list.size());
+            list.forEach(element -> numbered.add(numbered(element, ids)));
+            return numbered;
+        }
+        return value == null ? null : "#" + ids.computeIfAbsent(value, id -> ids.size());
+    }
+
+    private static boolean isId(Type<?> type) {
+        if (type instanceof NonNullType nonNull) {
+            return isId(nonNull.getType());
+        }
+        if (type instanceof ListType list) {
+            return isId(list.getType());
+        }
+        return type instanceof TypeName name && name.getName().equals("ID");
+    }
+}
