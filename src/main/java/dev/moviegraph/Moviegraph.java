@@ -25,6 +25,7 @@ import dev.moviegraph.graphql.TrustedDocuments;
 import dev.moviegraph.http.GraphQLHandler;
 import dev.moviegraph.http.HealthHandler;
 import dev.moviegraph.http.HttpServer;
+import dev.moviegraph.http.WarmUp;
 import dev.moviegraph.http.WriteGuard;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.local.EmbeddedDynamo;
@@ -182,11 +183,25 @@ public final class Moviegraph implements AutoCloseable {
                 LOG.warn("BATCHING=off: every DataLoader key is its own request (for comparison only)");
             }
             Duration grace = Duration.ofSeconds(config.shutdownGraceSeconds());
+            // Trusted documents run only their manifest's documents, which the warm-up's are not.
+            boolean warm = config.warmUpSeconds() > 0 && trusted == null;
+            if (config.warmUpSeconds() > 0 && !warm) {
+                LOG.info("WARMUP_SECONDS is not used with TRUSTED_DOCUMENTS: the warm-up's queries are not in the manifest");
+            }
+            AtomicBoolean warmingUp = new AtomicBoolean(warm);
             HttpServer http = new HttpServer(new GraphQLHandler(graphql, documents, json, writeGuard,
                     limits.maxBodyBytes(), limits.maxBatchOperations(), !limits.corsOrigins().isEmpty()),
-                    live == null ? null : live.socket(), new HealthHandler(catalog), metrics,
+                    live == null ? null : live.socket(), new HealthHandler(catalog, warmingUp::get), metrics,
                     limits.maxBodyBytes(), limits.corsOrigins(), grace)
                     .start(config.port());
+            if (warm) {
+                long warming = System.nanoTime();
+                int clients = Math.max(2, Math.min(16, 2 * Runtime.getRuntime().availableProcessors()));
+                long answered = new WarmUp(http.port(), json).run(Duration.ofSeconds(config.warmUpSeconds()), clients);
+                warmingUp.set(false);
+                LOG.info("Warmed up with {} queries in {} ms (WARMUP_SECONDS={})", answered,
+                        (System.nanoTime() - warming) / 1_000_000, config.warmUpSeconds());
+            }
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
                     (System.nanoTime() - started) / 1_000_000, http.port());
             return new Moviegraph(embedded, client, http, writes, aggregator, streams, grace, graphql, live);

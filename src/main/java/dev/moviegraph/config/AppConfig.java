@@ -30,11 +30,13 @@ import java.util.regex.Pattern;
  * @param subscriptions what the WebSocket transport allows
  * @param persistedQueries     automatic persisted queries and trusted documents
  * @param caching      how long HTTP caches may keep answers
+ * @param warmUpSeconds WARMUP_SECONDS: how long a starting server sends itself real queries before it
+ *                      reports ready (0, the default, for none; the container image sets 20)
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
                         boolean aggregator, Limits limits, int shutdownGraceSeconds, Subscriptions subscriptions,
-                        PersistedQueries persistedQueries, Caching caching) {
+                        PersistedQueries persistedQueries, Caching caching, int warmUpSeconds) {
 
     /**
      * Subscriptions over WebSocket (graphql-transport-ws on /graphql).
@@ -202,11 +204,13 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "CACHE_CURRENT_MONTH_SECONDS", 10, 0, 86_400, problems),
                 parseLimit(env, "CACHE_FINISHED_MONTH_SECONDS", 3_600, 0, 2_592_000, problems),
                 parseLimit(env, "CACHE_MAX_AGE_SECONDS", 3_600, 0, 2_592_000, problems));
+        int warmUp = parseLimit(env, "WARMUP_SECONDS", 0, 0, 300, problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
-                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, subscriptions, persisted, caching);
+                writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, subscriptions, persisted, caching,
+                warmUp);
     }
 
     private static int parseLimit(Map<String, String> env, String name, int fallback, int min, int max,
@@ -246,12 +250,14 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
 
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
+                warmUpSeconds);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
-                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching);
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
+                warmUpSeconds);
     }
 
 

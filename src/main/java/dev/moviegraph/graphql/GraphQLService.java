@@ -15,8 +15,6 @@ import graphql.ExecutionInput;
 import graphql.GraphQL;
 import graphql.ParseAndValidate;
 import graphql.ParseAndValidateResult;
-import graphql.analysis.MaxQueryDepthInstrumentation;
-import graphql.execution.instrumentation.ChainedInstrumentation;
 import graphql.execution.instrumentation.dataloader.DataLoaderDispatchingContextKeys;
 import graphql.introspection.Introspection;
 import graphql.parser.ParserOptions;
@@ -126,8 +124,7 @@ public final class GraphQLService implements AutoCloseable {
         return GraphQL.newGraphQL(schema)
                 .defaultDataFetcherExceptionHandler(new ErrorHandler())
                 .preparsedDocumentProvider(documents)
-                .instrumentation(new ChainedInstrumentation(new OperationNames(),
-                        new MaxQueryDepthInstrumentation(limits.maxDepth()), new CacheControl()))
+                .instrumentation(new GatewayInstrumentation(limits.maxDepth()))
                 .build();
     }
 

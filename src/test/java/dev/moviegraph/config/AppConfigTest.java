@@ -211,7 +211,7 @@ class AppConfigTest {
         assertEquals(new AppConfig(0, config.endpoint(), config.tableName(), config.createTable(),
                 config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching(), config.writeToken(),
                 config.totals(), config.aggregator(), config.limits(), config.shutdownGraceSeconds(),
-                config.subscriptions(), config.persistedQueries(), config.caching()), moved);
+                config.subscriptions(), config.persistedQueries(), config.caching(), config.warmUpSeconds()), moved);
     }
 
     @Test
