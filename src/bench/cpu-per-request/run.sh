@@ -39,7 +39,7 @@ eleven|2|11|{ person(id: "nm5161932") { name movies(first: 10) { edges { node { 
 twelve|3|12|{ person(id: "nm5161932") { name movies(first: 10) { edges { node { movie { title cast(first: 3) { edges { node { person { name birthYear } } } } } } } } } }
 search|1|1|{ search(query: "the godfather", first: 10) { edges { node { ... on Movie { id title year } ... on Person { id name } } knownFor { title } } } }
 browse|1|1|{ browseMovies(genre: "Drama", first: 20) { edges { node { id title year } } } }
-topRated|1|1|{ topRated(first: 20) { edges { node { id title averageRating } } } }
+topRated|1|1|{ topRated(first: 20) { edges { node { id title year } } } }
 EOF
 shapes=${SHAPES:-movie eleven twelve}
 [ "$shapes" = all ] && shapes=$(cut -d'|' -f1 "$work/shapes" | tr '\n' ' ')
