@@ -145,7 +145,7 @@ class GracefulShutdownTest {
                 first.process().destroy(); // SIGTERM on Linux
                 awaitListenerClosed(first);
                 first.process().destroy(); // and again while it stops
-                probeStatus = probeStatus(probe);
+                probeStatus = probeStatusOrClosed(probe);
             }
             boolean exited = first.process().waitFor(EXIT_BOUND_SECONDS, TimeUnit.SECONDS);
             long exitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - signalled);
@@ -173,7 +173,11 @@ class GracefulShutdownTest {
                     "every request the server accepted got its whole answer\n" + first.log());
             assertTrue(finishedAfterSignal > 0, "requests in flight at the signal finished after it");
             assertEquals(WRITERS, refused.size(), "each writer's first write after the signal is refused: " + refused);
-            assertEquals(503, probeStatus, "a request on a connection opened before the signal is refused");
+            // Refused while Jetty still holds its idle connections; once it closes them (within a second or
+            // two of the signal, requests in flight or not) the connection ends unanswered and the client's
+            // next connection is refused. Never served: a stopping server takes no new request.
+            assertTrue(probeStatus == 503 || probeStatus == CLOSED_UNANSWERED,
+                    "a request on a connection opened before the signal is refused or its connection closed: " + probeStatus);
             assertTrue(first.log().contains("SIGTERM again: already shutting down"), first.shutdownLog());
 
             // The same folder, without the sample: what answers now was kept on disk by the first process.
@@ -290,6 +294,21 @@ class GracefulShutdownTest {
         socket.setSoTimeout(10_000);
         assertEquals(200, probeStatus(socket));
         return socket;
+    }
+
+    /** The probe's connection was closed before any byte of an answer. */
+    private static final int CLOSED_UNANSWERED = -1;
+
+    /** {@link #probeStatus}, or {@link #CLOSED_UNANSWERED} when the server closed the idle connection instead. */
+    private static int probeStatusOrClosed(Socket socket) throws IOException {
+        try {
+            return probeStatus(socket);
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().endsWith("after ''")) {
+                return CLOSED_UNANSWERED;
+            }
+            throw e;
+        }
     }
 
     /** GET /health on the probe connection: the status, once the whole response is read. */
