@@ -6,27 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.support.DelayingProxy;
 import dev.moviegraph.support.GraphQLClient;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,21 +33,20 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LevelCallsInFlightTest {
-    private static final Set<String> HOP_BY_HOP = Set.of("host", "content-length", "connection", "transfer-encoding",
-            "expect", "upgrade");
     /** How long the proxy holds calls waiting for the rest of their level: only reached when they do not come. */
     private static final long GIVE_UP_MILLIS = 3_000;
 
+    private static final LevelGate gate = new LevelGate();
     private static EmbeddedDynamo dynamo;
-    private static HoldingProxy proxy;
+    private static DelayingProxy proxy;
     private static Moviegraph server;
     private static GraphQLClient client;
 
     @BeforeAll
     static void start() throws IOException {
         dynamo = EmbeddedDynamo.ephemeral(true);
-        proxy = new HoldingProxy(dynamo.endpoint());
-        server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", proxy.endpoint().toString(),
+        proxy = new DelayingProxy(dynamo.endpoint(), gate);
+        server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", proxy.uri().toString(),
                 "PORT", "0", "CREATE_TABLE", "false", "LOAD_SAMPLE", "false")), List.of());
         client = new GraphQLClient(server.port());
     }
@@ -81,13 +68,13 @@ class LevelCallsInFlightTest {
     void theCastQueriesOfOneLevelAreAllInFlightAtOnce() {
         String query = "{ person(id: \"nm5161932\") { movies(first: 6) { edges { node { movie { title"
                 + " cast(first: 3) { edges { node { person { name } } } } } } } } } }";
-        proxy.holdUntil(6, "\"IndexName\":\"lsi1\"");
+        gate.holdUntil(6, "\"IndexName\":\"lsi1\"");
         JsonNode response = client.query(query).body();
         assertTrue(response.path("errors").isMissingNode(), response.toString());
         JsonNode movies = response.path("data").path("person").path("movies").path("edges");
         assertEquals(6, movies.size(), "a filmography of at least six (65 in the sample): " + response);
-        assertEquals(6, proxy.held(), "every cast Query of the level was in flight before any was answered");
-        assertEquals(6, proxy.mostHeldAtOnce());
+        assertEquals(6, gate.held(), "every cast Query of the level was in flight before any was answered");
+        assertEquals(6, gate.mostHeldAtOnce());
     }
 
     @Test
@@ -97,40 +84,22 @@ class LevelCallsInFlightTest {
         // follow as those are answered.
         String ids = "\"tt0111161\", \"tt0068646\", \"tt0071562\", \"tt0468569\", \"tt0050083\", \"tt0108052\","
                 + " \"tt0167260\", \"tt0110912\", \"tt0120737\", \"tt0060196\"";
-        proxy.holdUntil(8, "");
+        gate.holdUntil(8, "");
         JsonNode response = client.query("{ movies(ids: [" + ids + "]) { cast(first: 2) { edges { node { person { name } } } } } }")
                 .body();
         assertTrue(response.path("errors").isMissingNode(), response.toString());
-        assertEquals(10, proxy.held(), "one Query per movie");
-        assertEquals(8, proxy.mostHeldAtOnce(), "as many as the limit, at once");
+        assertEquals(10, gate.held(), "one Query per movie");
+        assertEquals(8, gate.mostHeldAtOnce(), "as many as the limit, at once");
     }
 
-    /** Forwards every request to DynamoDB Local; while armed, holds Queries until N are held at once. */
-    private static final class HoldingProxy implements AutoCloseable {
-        private final HttpServer http;
-        private final HttpClient upstreamClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        private final URI upstream;
-        private final ExecutorService threads = Executors.newCachedThreadPool();
+    /** While armed, holds the Queries whose body names an index until N of them are held at once. */
+    private static final class LevelGate implements DelayingProxy.Hold {
         private final AtomicBoolean armed = new AtomicBoolean();
         private final AtomicInteger held = new AtomicInteger();
         private final AtomicInteger heldNow = new AtomicInteger();
         private final AtomicInteger mostAtOnce = new AtomicInteger();
         private volatile CountDownLatch gate = new CountDownLatch(0);
         private volatile String index = "";
-
-        HoldingProxy(URI upstream) throws IOException {
-            this.upstream = upstream;
-            // Else Nagle's algorithm against the SDK's delayed ACKs holds each answer about 40 ms.
-            System.setProperty("sun.net.httpserver.nodelay", "true");
-            http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
-            http.setExecutor(threads);
-            http.createContext("/", this::handle);
-            http.start();
-        }
-
-        URI endpoint() {
-            return URI.create("http://127.0.0.1:" + http.getAddress().getPort());
-        }
 
         /**
          * From now on, hold each Query whose body names {@code index} until {@code calls} of them are held
@@ -152,61 +121,22 @@ class LevelCallsInFlightTest {
             return mostAtOnce.get();
         }
 
-        private void handle(HttpExchange exchange) throws IOException {
-            try (exchange) {
-                byte[] body;
-                try (InputStream in = exchange.getRequestBody()) {
-                    body = in.readAllBytes();
-                }
-                String target = String.valueOf(exchange.getRequestHeaders().getFirst("X-Amz-Target"));
-                String text = new String(body, StandardCharsets.UTF_8);
-                if (armed.get() && target.endsWith(".Query") && text.contains(index)) {
-                    CountDownLatch mine = gate;
-                    held.incrementAndGet();
-                    mostAtOnce.accumulateAndGet(heldNow.incrementAndGet(), Math::max);
-                    mine.countDown();
-                    try {
-                        mine.await(GIVE_UP_MILLIS, TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    heldNow.decrementAndGet();
-                }
-                forward(exchange, body);
-            }
-        }
-
-        private void forward(HttpExchange exchange, byte[] body) throws IOException {
-            HttpRequest.Builder request = HttpRequest.newBuilder(upstream.resolve(exchange.getRequestURI().getRawPath()))
-                    .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
-            exchange.getRequestHeaders().forEach((name, values) -> {
-                if (!HOP_BY_HOP.contains(name.toLowerCase())) {
-                    values.forEach(value -> request.header(name, value));
-                }
-            });
-            HttpResponse<byte[]> response;
-            try {
-                response = upstreamClient.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-            }
-            response.headers().map().forEach((name, values) -> {
-                if (!HOP_BY_HOP.contains(name.toLowerCase()) && !name.startsWith(":")) {
-                    exchange.getResponseHeaders().put(name, values);
-                }
-            });
-            byte[] answer = response.body();
-            exchange.sendResponseHeaders(response.statusCode(), answer.length == 0 ? -1 : answer.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(answer);
-            }
+        @Override
+        public boolean holds(String target, String body) {
+            return armed.get() && target.endsWith(".Query") && body.contains(index);
         }
 
         @Override
-        public void close() {
-            http.stop(0);
-            threads.shutdownNow();
+        public void await() throws InterruptedException {
+            CountDownLatch mine = gate;
+            held.incrementAndGet();
+            mostAtOnce.accumulateAndGet(heldNow.incrementAndGet(), Math::max);
+            mine.countDown();
+            try {
+                mine.await(GIVE_UP_MILLIS, TimeUnit.MILLISECONDS);
+            } finally {
+                heldNow.decrementAndGet();
+            }
         }
     }
 }

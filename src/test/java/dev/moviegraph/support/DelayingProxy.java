@@ -17,9 +17,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An HTTP proxy in front of a DynamoDB endpoint that holds back every request whose body contains a
- * marker (a key, say) for a while before forwarding it: a DynamoDB that is slow for one item, so tests
- * can watch the gateway's time limit at work over real HTTP.
+ * An HTTP proxy in front of a DynamoDB endpoint that may hold back a request before forwarding it: by
+ * default every request whose body contains a marker (a key, say) for a while, a DynamoDB that is slow
+ * for one item, so tests can watch the gateway's time limit at work over real HTTP; or as a {@link Hold}
+ * decides (until other requests arrive, say).
  */
 public final class DelayingProxy implements AutoCloseable {
     private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "expect",
@@ -28,14 +29,38 @@ public final class DelayingProxy implements AutoCloseable {
     private final HttpServer server;
     private final HttpClient upstreamClient = HttpClient.newHttpClient();
     private final URI upstream;
-    private final String marker;
-    private final Duration delay;
+    private final Hold hold;
     private final AtomicInteger delayed = new AtomicInteger();
 
+    /** Decides, for each request, whether to hold it before it is forwarded, and for how long. */
+    public interface Hold {
+        /** Whether to hold this request ({@code target}: its X-Amz-Target). */
+        boolean holds(String target, String body);
+
+        /** Returns once a held request may go on. */
+        void await() throws InterruptedException;
+    }
+
     public DelayingProxy(URI upstream, String marker, Duration delay) throws IOException {
+        this(upstream, new Hold() {
+            @Override
+            public boolean holds(String target, String body) {
+                return body.contains(marker);
+            }
+
+            @Override
+            public void await() throws InterruptedException {
+                Thread.sleep(delay.toMillis());
+            }
+        });
+    }
+
+    public DelayingProxy(URI upstream, Hold hold) throws IOException {
         this.upstream = upstream;
-        this.marker = marker;
-        this.delay = delay;
+        this.hold = hold;
+        // Else the JDK's server writes headers and body apart, and Nagle's algorithm against the client's
+        // delayed ACKs holds each answer about 40 ms.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "delaying-proxy");
@@ -58,9 +83,10 @@ public final class DelayingProxy implements AutoCloseable {
     private void forward(HttpExchange exchange) throws IOException {
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
-            if (new String(body, StandardCharsets.UTF_8).contains(marker)) {
+            if (hold.holds(String.valueOf(exchange.getRequestHeaders().getFirst("X-Amz-Target")),
+                    new String(body, StandardCharsets.UTF_8))) {
                 delayed.incrementAndGet();
-                Thread.sleep(delay.toMillis());
+                hold.await();
             }
             HttpRequest.Builder request = HttpRequest.newBuilder(upstream.resolve(exchange.getRequestURI().getPath()))
                     .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
