@@ -8,14 +8,16 @@
 #      from memory after that many ms), COLD (1: print the first WINDOWS 10 s windows of a fresh
 #      server under load before anything warms it), WINDOWS (default 6), JAVA_OPTS (for the gateway),
 #      LOAD (1: load each jar's sample into a table of its own, for jars of another table layout than
-#      the first jar's; else every jar reads the first jar's sample snapshot, table moviegraph)
+#      the first jar's; else every jar reads the first jar's sample snapshot, table moviegraph),
+#      SDK_FLOOR (1: first measure the AWS SDK client alone on core 0, the gateway's own client from the
+#      first jar, SDK_FLOOR_IN_FLIGHT (8) calls in flight, no server and no GraphQL: SdkFloor.java)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # DynamoDB Local keeps its SQLite file in memory (/dev/shm): on a disk every write syncs, and loading
 # the sample takes many minutes.
 work=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-javac -d "$work" -cp "$1" "$here/Load.java" "$here/Dynamo.java" "$here/StandIn.java"
+javac -d "$work" -cp "$1" "$here/Load.java" "$here/Dynamo.java" "$here/StandIn.java" "$here/SdkFloor.java"
 taskset -c 1 java -Xmx1g -cp "$1:$work" Dynamo 8765 "$work/ddb" > "$work/ddb.log" 2>&1 &
 until grep -q ready "$work/ddb.log"; do sleep 1; done
 endpoint=http://127.0.0.1:8765
@@ -23,6 +25,11 @@ if [ -n "${LATENCY_MS:-}" ]; then
   taskset -c 1 java -Xmx2g -cp "$work" StandIn 8766 "$endpoint" "$LATENCY_MS" > "$work/standin.log" 2>&1 &
   until grep -q ready "$work/standin.log"; do sleep 1; done
   endpoint=http://127.0.0.1:8766
+fi
+
+if [ "${SDK_FLOOR:-0}" = 1 ]; then
+  AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
+    taskset -c 0 java -cp "$1:$work" SdkFloor "$endpoint" moviegraph "${SDK_FLOOR_IN_FLIGHT:-8}" "${WARM:-60}" "${SECS:-30}"
 fi
 
 # name|data levels (rounds of DynamoDB calls)|DynamoDB calls|query

@@ -1,6 +1,7 @@
 package dev.moviegraph.catalog;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One page of a list, the one page type of every list the catalog reads: a cast, a filmography, search
@@ -9,7 +10,14 @@ import java.util.List;
  * the list's whole length when its owner item counts it (else null).
  */
 public record Page<T>(List<Entry<T>> entries, boolean hasNextPage, Integer totalCount) implements Paged {
-    public record Entry<T>(String cursor, T node) {
+    /**
+     * One node with the cursor after it, made only when asked for: a cursor is signed (an HMAC), and
+     * most queries ask for no cursor of most lists they read (null for a list read whole).
+     */
+    public record Entry<T>(Supplier<String> cursorSource, T node) {
+        public String cursor() {
+            return cursorSource == null ? null : cursorSource.get();
+        }
     }
 
     public Page {

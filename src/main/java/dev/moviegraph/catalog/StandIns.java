@@ -37,7 +37,7 @@ public final class StandIns {
         Map<Part, Page<?>> lists = new EnumMap<>(Part.class);
         read.parts().forEach((part, slice) -> {
             List<Record> items = items(part, slice, read.id(), bounds.mostItems(part, slice));
-            List<Page.Entry<Record>> entries = items.stream().map(item -> new Page.Entry<>(TEXT, item)).toList();
+            List<Page.Entry<Record>> entries = items.stream().map(item -> new Page.Entry<>(() -> TEXT, item)).toList();
             // As long as the list could be: a count the planning run can give without a store.
             lists.put(part, new Page<>(entries, true, items.size()));
         });
@@ -96,7 +96,7 @@ public final class StandIns {
         for (SearchKind kind : new java.util.TreeSet<>(read.kinds())) {
             for (int i = 0; i < read.page().first(); i++) {
                 String id = kind == SearchKind.MOVIE ? nextMovie().value() : nextPerson().value();
-                entries.add(new Page.Entry<>(TEXT, new SearchHit(kind, id, TEXT, null,
+                entries.add(new Page.Entry<>(() -> TEXT, new SearchHit(kind, id, TEXT, null,
                         kind == SearchKind.PERSON ? new KnownFor(nextMovie(), TEXT, null, 0) : null)));
             }
         }
@@ -107,7 +107,7 @@ public final class StandIns {
     public Page<Award> winners(AwardWinnersRead read) {
         List<Page.Entry<Award>> entries = new ArrayList<>();
         for (int i = 0; i < read.page().first(); i++) {
-            entries.add(new Page.Entry<>(TEXT, new Award(TEXT, TEXT, 2000, true, nextPerson(), nextMovie())));
+            entries.add(new Page.Entry<>(() -> TEXT, new Award(TEXT, TEXT, 2000, true, nextPerson(), nextMovie())));
         }
         return new Page<>(entries, true);
     }
@@ -116,7 +116,7 @@ public final class StandIns {
     public Page<SearchHit> list(ListRead read) {
         List<Page.Entry<SearchHit>> entries = new ArrayList<>();
         for (int i = 0; i < read.page().first(); i++) {
-            entries.add(new Page.Entry<>(TEXT, new SearchHit(SearchKind.MOVIE, nextMovie().value(), TEXT, null, null)));
+            entries.add(new Page.Entry<>(() -> TEXT, new SearchHit(SearchKind.MOVIE, nextMovie().value(), TEXT, null, null)));
         }
         return new Page<>(entries, true);
     }

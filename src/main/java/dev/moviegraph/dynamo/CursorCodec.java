@@ -32,6 +32,8 @@ public final class CursorCodec {
     private static final int MAX_CURSOR_CHARS = 1024;
 
     private final byte[] secret;
+    // A Mac is not thread-safe, and Mac.getInstance looks its provider up each time: one per thread.
+    private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(this::newMac);
 
     public CursorCodec(String secret) {
         this.secret = secret.getBytes(StandardCharsets.UTF_8);
@@ -99,10 +101,15 @@ public final class CursorCodec {
     }
 
     private byte[] sign(byte[] payload) {
+        // doFinal resets the Mac to its key for the next payload
+        return Arrays.copyOf(macs.get().doFinal(payload), SIGNATURE_BYTES);
+    }
+
+    private Mac newMac() {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            return Arrays.copyOf(mac.doFinal(payload), SIGNATURE_BYTES);
+            return mac;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is not available", e);
         }

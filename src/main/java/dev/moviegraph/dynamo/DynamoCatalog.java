@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -159,7 +160,7 @@ public final class DynamoCatalog implements CatalogReader {
     }
 
     private <T> CompletableFuture<T> planned(CallContext context, List<PlannedCall> calls,
-                                             java.util.function.Supplier<T> standIn) {
+                                             Supplier<T> standIn) {
         try {
             context.planner().record(calls, context);
         } catch (RuntimeException e) {
@@ -227,8 +228,8 @@ public final class DynamoCatalog implements CatalogReader {
             int first = paged ? slice.page().first() : items.size();
             List<Page.Entry<Record>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(first, items.size()))) {
-                entries.add(new Page.Entry<>(paged ? cursors.encode(part, segment.listIndex(), item) : null,
-                        TableModel.decode(item)));
+                Supplier<String> cursor = paged ? () -> cursors.encode(part, segment.listIndex(), item) : null;
+                entries.add(new Page.Entry<>(cursor, TableModel.decode(item)));
             }
             lists.put(part, new Page<>(entries, items.size() > first, count(owner, segment.countAttribute())));
         }
@@ -297,7 +298,7 @@ public final class DynamoCatalog implements CatalogReader {
         return Queries.until(client, context, access, query.build(), item -> true, wanted, slack).thenApply(items -> {
             List<Page.Entry<SearchHit>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
-                entries.add(new Page.Entry<>(cursors.encode(list, access.index(), item), SearchEntries.hit(item)));
+                entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), SearchEntries.hit(item)));
             }
             return new Page<>(entries, items.size() > read.page().first());
         });
@@ -321,7 +322,7 @@ public final class DynamoCatalog implements CatalogReader {
         return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
             List<Page.Entry<SearchHit>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
-                entries.add(new Page.Entry<>(cursors.encode(list, access.index(), item), SearchEntries.listed(item)));
+                entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), SearchEntries.listed(item)));
             }
             return new Page<>(entries, items.size() > read.page().first());
         });
@@ -348,7 +349,7 @@ public final class DynamoCatalog implements CatalogReader {
         return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
             List<Page.Entry<Award>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
-                entries.add(new Page.Entry<>(cursors.encode(list, access.index(), item), (Award) TableModel.decode(item)));
+                entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), (Award) TableModel.decode(item)));
             }
             return new Page<>(entries, items.size() > read.page().first());
         });

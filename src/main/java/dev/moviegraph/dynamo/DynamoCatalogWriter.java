@@ -586,6 +586,11 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 try {
                     return attempt.get();
                 } catch (TransactionCanceledException e) {
+                    if (e.cancellationReasons().stream().anyMatch(reason -> "ThrottlingError".equals(reason.code()))) {
+                        // a partition of the table or of an index was past its limit: the write was not made
+                        throw new StoreUnavailableException(StoreUnavailableException.Reason.THROTTLED,
+                                "DynamoDB throttled the write", e);
+                    }
                     if (i >= MAX_ATTEMPTS || e.cancellationReasons().stream().noneMatch(DynamoCatalogWriter::conflict)) {
                         throw new StoreUnavailableException("The write kept conflicting with other writes; try again");
                     }

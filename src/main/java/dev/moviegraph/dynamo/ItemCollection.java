@@ -62,6 +62,18 @@ final class ItemCollection {
             return part == null;
         }
 
+        // Each segment is declared once: identity is equality, and hashing one per item read (grouping a
+        // Query's items by list) need not hash its entities' declarations.
+        @Override
+        public boolean equals(Object other) {
+            return this == other;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(this);
+        }
+
         /** Whether a Query may read through it when it is not asked for: one item, or a short list. */
         boolean skippable() {
             return isOwner() || shape == Shape.WHOLE;

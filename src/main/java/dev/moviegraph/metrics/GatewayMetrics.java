@@ -13,6 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -32,48 +33,57 @@ public final class GatewayMetrics implements CallObserver {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Set<String> operationNames = ConcurrentHashMap.newKeySet();
+    // The meters of each series, looked up by their tags: a builder per event costs a Meter.Id, sorted
+    // tags and the registry's lookup on every DynamoDB call (about 2% of a request's CPU, profiled).
+    private final Map<RequestSeries, Timer> requestTimers = new ConcurrentHashMap<>();
+    private final Map<CallSeries, CallMeters> callMeters = new ConcurrentHashMap<>();
+    private final Map<String, DistributionSummary> batchSizes = new ConcurrentHashMap<>();
 
     /** One GraphQL request, from the moment it was parsed from HTTP to its result. */
     public void request(String operationName, Outcome outcome, long nanos) {
-        Timer.builder("moviegraph.graphql.requests")
-                .description("GraphQL requests by operation name and outcome")
-                .tag("operation", bounded(operationName))
-                .tag("outcome", outcome.label)
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofSeconds(10))
-                .register(registry)
+        requestTimers.computeIfAbsent(new RequestSeries(bounded(operationName), outcome), series ->
+                Timer.builder("moviegraph.graphql.requests")
+                        .description("GraphQL requests by operation name and outcome")
+                        .tag("operation", series.operation())
+                        .tag("outcome", series.outcome().label)
+                        .publishPercentileHistogram()
+                        .minimumExpectedValue(Duration.ofMillis(1))
+                        .maximumExpectedValue(Duration.ofSeconds(10))
+                        .register(registry))
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void completed(StoreCall call) {
-        Counter.builder("moviegraph.dynamodb.calls")
-                .description("DynamoDB calls (a Query with all its pages, a batch with its retries)")
-                .tag("operation", call.operation()).tag("index", call.index())
-                .tag("outcome", call.failed() ? "failed" : "ok")
-                .register(registry).increment();
-        Counter.builder("moviegraph.dynamodb.requests")
-                .description("HTTP requests sent to DynamoDB, pages and retries included")
-                .tag("operation", call.operation()).tag("index", call.index())
-                .register(registry).increment(call.requests());
-        Counter.builder("moviegraph.dynamodb.consumed.read.units")
-                .description("Read capacity units DynamoDB reported as consumed")
-                .tag("operation", call.operation()).tag("index", call.index())
-                .register(registry).increment(call.readUnits());
-        Counter.builder("moviegraph.dynamodb.consumed.write.units")
-                .description("Write capacity units DynamoDB reported as consumed")
-                .tag("operation", call.operation()).tag("index", call.index())
-                .register(registry).increment(call.writeUnits());
+        CallMeters meters = callMeters.computeIfAbsent(new CallSeries(call.operation(), call.index()), this::callMeters);
+        (call.failed() ? meters.failed() : meters.ok()).increment();
+        meters.requests().increment(call.requests());
+        meters.readUnits().increment(call.readUnits());
+        meters.writeUnits().increment(call.writeUnits());
+    }
+
+    private CallMeters callMeters(CallSeries series) {
+        return new CallMeters(calls(series, "ok"), calls(series, "failed"),
+                series.counter("moviegraph.dynamodb.requests", "HTTP requests sent to DynamoDB, pages and retries included")
+                        .register(registry),
+                series.counter("moviegraph.dynamodb.consumed.read.units", "Read capacity units DynamoDB reported as consumed")
+                        .register(registry),
+                series.counter("moviegraph.dynamodb.consumed.write.units", "Write capacity units DynamoDB reported as consumed")
+                        .register(registry));
+    }
+
+    private Counter calls(CallSeries series, String outcome) {
+        return series.counter("moviegraph.dynamodb.calls", "DynamoDB calls (a Query with all its pages, a batch with its retries)")
+                .tag("outcome", outcome).register(registry);
     }
 
     /** The number of keys one DataLoader dispatched together. */
     public void batch(String loader, int size) {
-        DistributionSummary.builder("moviegraph.dataloader.batch.size")
-                .description("Keys per DataLoader batch")
-                .tag("loader", loader)
-                .serviceLevelObjectives(1, 2, 5, 10, 20, 50, 100)
-                .register(registry)
+        batchSizes.computeIfAbsent(loader, name -> DistributionSummary.builder("moviegraph.dataloader.batch.size")
+                        .description("Keys per DataLoader batch")
+                        .tag("loader", name)
+                        .serviceLevelObjectives(1, 2, 5, 10, 20, 50, 100)
+                        .register(registry))
                 .record(size);
     }
 
@@ -119,6 +129,18 @@ public final class GatewayMetrics implements CallObserver {
             return operationName;
         }
         return "other";
+    }
+
+    private record RequestSeries(String operation, Outcome outcome) {
+    }
+
+    private record CallSeries(String operation, String index) {
+        Counter.Builder counter(String name, String description) {
+            return Counter.builder(name).description(description).tag("operation", operation).tag("index", index);
+        }
+    }
+
+    private record CallMeters(Counter ok, Counter failed, Counter requests, Counter readUnits, Counter writeUnits) {
     }
 
     /** How a GraphQL request ended. */

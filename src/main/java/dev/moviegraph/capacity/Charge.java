@@ -1,0 +1,18 @@
+package dev.moviegraph.capacity;
+
+/**
+ * Units one request takes from one partition: a partition key value of the table, or of one of its
+ * global secondary indexes ({@code resource} is the table's name, or {@code table/index/name} as in
+ * DynamoDB's resource ARNs). A local index's writes are the table partition's.
+ */
+public record Charge(String resource, String partition, Kind kind, double units) {
+    /** What a partition's limit a charge counts against. */
+    public enum Kind {
+        READ, WRITE
+    }
+
+    /** Whether it falls on an index's partition rather than the table's. */
+    public boolean onIndex() {
+        return resource.contains("/index/");
+    }
+}

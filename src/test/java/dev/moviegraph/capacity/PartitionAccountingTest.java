@@ -1,0 +1,141 @@
+package dev.moviegraph.capacity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+/** The capacity model's accounting: known writes and reads charge known units to known partitions. */
+class PartitionAccountingTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The table as DescribeTable answers for this gateway's layout (the indexes that matter here). */
+    private static final KeySchema SCHEMA = KeySchema.of(json("""
+            {"TableName": "moviegraph",
+             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+             "GlobalSecondaryIndexes": [{"IndexName": "gsi2", "KeySchema": [
+                 {"AttributeName": "gsi2pk", "KeyType": "HASH"}, {"AttributeName": "streams", "KeyType": "RANGE"}]}],
+             "LocalSecondaryIndexes": [{"IndexName": "lsi1", "KeySchema": [
+                 {"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "lsi1sk", "KeyType": "RANGE"}]}]}
+            """));
+    private final Charges charges = new Charges(SCHEMA);
+
+    @Test
+    void aTotalsFirstStreamPutsItOnceInTheTableAndOnceInTheMonthsIndexPartition() {
+        List<Charge> charged = charges.write(null, total("tt0111161", 1), false);
+
+        assertEquals(List.of(
+                new Charge("moviegraph", "mov#tt0111161", Charge.Kind.WRITE, 1),
+                new Charge("moviegraph/index/gsi2", "month#2024-05", Charge.Kind.WRITE, 1)), charged);
+    }
+
+    @Test
+    void anIncrementMovesTheIndexEntrySoTheMonthsPartitionPaysADeleteAndAPut() {
+        List<Charge> charged = charges.write(total("tt0111161", 41), total("tt0111161", 42), false);
+
+        assertEquals(List.of(
+                new Charge("moviegraph", "mov#tt0111161", Charge.Kind.WRITE, 1),
+                new Charge("moviegraph/index/gsi2", "month#2024-05", Charge.Kind.WRITE, 1),
+                new Charge("moviegraph/index/gsi2", "month#2024-05", Charge.Kind.WRITE, 1)), charged);
+    }
+
+    @Test
+    void aTransactionChargesEachWriteTwice() {
+        double units = charges.write(total("tt0111161", 41), total("tt0111161", 42), true).stream()
+                .mapToDouble(Charge::units).sum();
+
+        assertEquals(6, units);
+    }
+
+    @Test
+    void anItemWithoutAnIndexsKeysIsNotWrittenThere() {
+        JsonNode movie = json("""
+                {"pk": {"S": "mov#tt0111161"}, "sk": {"S": "mov#tt0111161"}, "lsi1sk": {"S": "movie"}, "title": {"S": "X"}}""");
+
+        List<Charge> charged = charges.write(null, movie, false);
+
+        // the local index's entry is written in the table's own partition
+        assertEquals(List.of(new Charge("moviegraph", "mov#tt0111161", Charge.Kind.WRITE, 1),
+                new Charge("moviegraph", "mov#tt0111161", Charge.Kind.WRITE, 1)), charged);
+    }
+
+    @Test
+    void sizesRoundUpToAKilobyteForWritesAndFourForReadsAndEventualReadsCostHalf() {
+        JsonNode big = json("{\"pk\": {\"S\": \"mov#tt0111161\"}, \"sk\": {\"S\": \"mov#tt0111161\"}, \"plot\": {\"S\": \""
+                + "x".repeat(2_500) + "\"}}");
+        int bytes = ItemSize.bytes(big);
+
+        assertEquals(2 + 13 + 2 + 13 + 4 + 2_500, bytes);
+        assertEquals(3, charges.write(null, big, false).get(0).units());
+        assertEquals(0.5, charges.get(big, big, false, false).get(0).units());
+        assertEquals(1, charges.get(big, null, true, false).get(0).units(), "a consistent read of nothing costs 1");
+        assertEquals(4, ItemSize.number("12345"), "1 byte per two significant digits, plus 1");
+        assertEquals(2, ItemSize.number("1000"), "trailing zeros are not significant");
+    }
+
+    @Test
+    void aQueryIsChargedToThePartitionItsKeyConditionNamesForAllItemsReadRoundedOnce() {
+        JsonNode query = json("""
+                {"TableName": "moviegraph", "IndexName": "gsi2", "ScanIndexForward": false, "Limit": 10,
+                 "KeyConditionExpression": "#p = :month",
+                 "ExpressionAttributeNames": {"#p": "gsi2pk"},
+                 "ExpressionAttributeValues": {":month": {"S": "month#2024-05"}}}""");
+        List<JsonNode> items = java.util.stream.IntStream.range(0, 10).mapToObj(i -> total("tt000000" + i, i)).toList();
+
+        assertEquals(List.of(new Charge("moviegraph/index/gsi2", "month#2024-05", Charge.Kind.READ, 0.5)),
+                charges.query(query, items));
+    }
+
+    @Test
+    void aPartitionPastAThousandWriteUnitsInASecondIsThrottledWithDynamoDbsReasonAndTheNextSecondIsFree() {
+        PartitionLedger ledger = new PartitionLedger();
+        ledger.second(1);
+        // 500 increments of 500 movies' totals: each a delete and a put in the month's index partition
+        for (int i = 0; i < 500; i++) {
+            String movie = String.format("tt%07d", i);
+            assertEquals(Optional.empty(), ledger.charge(charges.write(total(movie, 1), total(movie, 2), false)));
+        }
+        Optional<PartitionLedger.Throttle> refused = ledger.charge(
+                charges.write(total("tt0999999", 1), total("tt0999999", 2), false));
+
+        assertEquals(Optional.of(new PartitionLedger.Throttle("IndexWriteKeyRangeThroughputExceeded",
+                "moviegraph/index/gsi2", "month#2024-05", 1_002)), refused);
+        assertEquals(1, ledger.throttles());
+        assertEquals(new PartitionLedger.Usage(new PartitionLedger.Key("moviegraph/index/gsi2", "month#2024-05",
+                Charge.Kind.WRITE), 1_000), ledger.hottest(1).get(0));
+        ledger.second(2);
+        assertTrue(ledger.charge(charges.write(total("tt0999999", 1), total("tt0999999", 2), false)).isEmpty(),
+                "a new second starts every partition empty");
+    }
+
+    @Test
+    void aRefusedRequestChargesNothing() {
+        PartitionLedger ledger = new PartitionLedger(2, 3_000);
+        ledger.second(1);
+        assertTrue(ledger.charge(charges.write(null, total("tt0000001", 1), false)).isEmpty());
+        // the index partition would take 3 units: refused, and the table partition is not charged either
+        assertTrue(ledger.charge(charges.write(total("tt0000001", 1), total("tt0000001", 2), false)).isPresent());
+
+        assertEquals(1, ledger.hottest(5).stream()
+                .filter(usage -> usage.key().partition().equals("mov#tt0000001")).findFirst().orElseThrow().unitsPerSecond());
+    }
+
+    private static JsonNode total(String movie, long streams) {
+        return json("""
+                {"pk": {"S": "mov#%s"}, "sk": {"S": "tot#2024-05"}, "gsi2pk": {"S": "month#2024-05"},
+                 "streams": {"N": "%d"}, "type": {"S": "total"}}""".formatted(movie, streams));
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+}
