@@ -48,7 +48,7 @@ public final class Main {
         if (!importing && (args.length > 1 || args.length == 1 && !args[0].equals("aggregate") && !args[0].equals("migrate"))) {
             // A mistyped command must not quietly start a server instead.
             System.err.println("unknown command '" + String.join(" ", args)
-                    + "'; usage: moviegraph.jar [aggregate | migrate | import DIR [options] | benchmark [load | import] [options]]");
+                    + "'; usage: moviegraph.jar [aggregate | migrate | import DIR [options] | benchmark [load | import | capacity] [options]]");
             System.exit(2);
             return;
         }

@@ -354,7 +354,10 @@ public final class CapacityStandIn implements AutoCloseable {
                     values.forEach(value -> request.header(name, value));
                 }
             });
-            request.header(TARGET, "DynamoDB_20120810." + operation);
+            String original = exchange.getRequestHeaders().getFirst(TARGET);
+            // a call passed through keeps its own target (DynamoDB Streams' calls have another prefix)
+            request.header(TARGET, original != null && original.endsWith("." + operation) ? original
+                    : "DynamoDB_20120810." + operation);
             HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Answer(response.statusCode(), response.body());
         }

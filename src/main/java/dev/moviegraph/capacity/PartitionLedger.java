@@ -95,6 +95,12 @@ public final class PartitionLedger {
         return all.subList(0, Math.min(n, all.size()));
     }
 
+    /** The partition that took the most units in the current second, if any took some. */
+    public synchronized Optional<Usage> busiest() {
+        return thisSecond.entrySet().stream().max(Map.Entry.comparingByValue())
+                .map(entry -> new Usage(entry.getKey(), entry.getValue()));
+    }
+
     /** The units a partition took in the current second. */
     public synchronized double used(String resource, String partition, Charge.Kind kind) {
         return thisSecond.getOrDefault(new Key(resource, partition, kind), 0.0);

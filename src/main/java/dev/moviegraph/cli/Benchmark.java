@@ -35,7 +35,9 @@ public final class Benchmark {
             + "\n       moviegraph.jar benchmark load [--clients N] [--seconds S] [--warmup S]"
             + "\n  a mix of all shapes and some writes on one server (see LoadRun)"
             + "\n       moviegraph.jar benchmark import [--titles N] [--out DIR] [--in-memory]"
-            + "\n  an IMDb import of N generated movies against raw BatchWriteItem (see ImportBench)";
+            + "\n  an IMDb import of N generated movies against raw BatchWriteItem (see ImportBench)"
+            + "\n       moviegraph.jar benchmark capacity [--movies N] [--rates R,R,...] [--totals transactional|stream]"
+            + "\n  streams recorded against DynamoDB's per-partition limits, simulated (see CapacityBench)";
     private static final Options DEFAULTS = new Options(8, 10, 2);
     private static final List<String> MOVIES = List.of("tt0111161", "tt0068646", "tt0133093");
     private static final List<String> ACTORS = List.of("nm0000209", "nm0000151");
@@ -71,6 +73,10 @@ public final class Benchmark {
         }
         if (args.length > 0 && args[0].equals("import")) {
             ImportBench.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("capacity")) {
+            CapacityBench.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         exit(args, DEFAULTS, USAGE, options -> new Benchmark(options).run());

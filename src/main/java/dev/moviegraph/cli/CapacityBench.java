@@ -1,0 +1,292 @@
+package dev.moviegraph.cli;
+
+import dev.moviegraph.Moviegraph;
+import dev.moviegraph.capacity.CapacityStandIn;
+import dev.moviegraph.capacity.Charge;
+import dev.moviegraph.capacity.PartitionLedger;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.dynamo.DynamoCatalogImport;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.local.EmbeddedDynamo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+/**
+ * {@code moviegraph.jar benchmark capacity [options]}: the capacity model. A real server records streams
+ * (the {@code recordStream} mutation over HTTP) against DynamoDB Local behind a {@link CapacityStandIn},
+ * which charges every request DynamoDB would to its partitions and refuses past DynamoDB's per-partition
+ * limits. Simulated time: each step's streams are one second of the ledger, whatever they take on this
+ * machine, so the limits per key, not the machine, decide what throttles. Per step it prints the
+ * streams offered, the requests DynamoDB refused, the busiest partition (with {@code [read]} or
+ * {@code [write]}: which of its limits), what reading the top 10 cost, and whether the top 10 is exact;
+ * then a table.
+ */
+final class CapacityBench {
+    private static final String USAGE = "usage: moviegraph.jar benchmark capacity [--movies N] [--rates R,R,...]"
+            + " [--hot-share F] [--totals transactional|stream] [--clients N] [--max-throttles N]"
+            + "\n  records streams through a partition-accounting stand-in (DynamoDB's per-key limits) in front of"
+            + "\n  an embedded DynamoDB Local, one simulated second per rate step; prints one line per step";
+    private static final String MONTH = "2024-05";
+    private static final String TOKEN = "capacity-benchmark";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    record Options(int movies, List<Integer> rates, double hotShare, String totals, int clients, int maxThrottles) {
+    }
+
+    /** One step's outcome. */
+    record Step(int rate, int sent, long throttles, int refusedStreams, String hottest, double hottestUnits,
+                double top10Units, boolean exact) {
+        String line() {
+            return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f top10_units=%.1f exact=%s%s", rate,
+                    throttles, hottest, hottestUnits, top10Units, exact ? "yes" : "no",
+                    sent < rate ? " (stopped after " + sent + " streams: " + refusedStreams + " refused)" : "");
+        }
+    }
+
+    private CapacityBench() {
+    }
+
+    static void main(String[] args) {
+        Options options = parse(args);
+        if (options == null) {
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
+        try {
+            run(options, System.out);
+            System.exit(0);
+        } catch (Exception e) {
+            System.err.println("benchmark capacity failed: " + e);
+            System.exit(1);
+        }
+    }
+
+    static Options parse(String[] args) {
+        Options options = new Options(10_000, List.of(100, 1_000, 10_000, 100_000), 0.1, "stream", 64, 50);
+        try {
+            for (int i = 0; i < args.length; i += 2) {
+                String value = args[i + 1];
+                options = switch (args[i]) {
+                    case "--movies" -> new Options(Integer.parseInt(value), options.rates(), options.hotShare(),
+                            options.totals(), options.clients(), options.maxThrottles());
+                    case "--rates" -> new Options(options.movies(), Arrays.stream(value.split(","))
+                            .map(String::trim).map(Integer::valueOf).toList(), options.hotShare(), options.totals(),
+                            options.clients(), options.maxThrottles());
+                    case "--hot-share" -> new Options(options.movies(), options.rates(), Double.parseDouble(value),
+                            options.totals(), options.clients(), options.maxThrottles());
+                    case "--totals" -> new Options(options.movies(), options.rates(), options.hotShare(),
+                            value.toLowerCase(Locale.ROOT), options.clients(), options.maxThrottles());
+                    case "--clients" -> new Options(options.movies(), options.rates(), options.hotShare(),
+                            options.totals(), Integer.parseInt(value), options.maxThrottles());
+                    case "--max-throttles" -> new Options(options.movies(), options.rates(), options.hotShare(),
+                            options.totals(), options.clients(), Integer.parseInt(value));
+                    default -> throw new IllegalArgumentException(args[i]);
+                };
+            }
+        } catch (RuntimeException e) {
+            return null;
+        }
+        boolean valid = options.movies() >= 2 && options.movies() <= 1_000_000 && !options.rates().isEmpty()
+                && options.rates().stream().allMatch(rate -> rate > 0 && rate <= 1_000_000)
+                && options.hotShare() >= 0 && options.hotShare() < 1 && options.clients() >= 1 && options.clients() <= 512
+                && options.maxThrottles() >= 1 && List.of("transactional", "stream").contains(options.totals());
+        return valid ? options : null;
+    }
+
+    /** Runs the steps and prints them; returns them for tests. */
+    static List<Step> run(Options options, PrintStream out) throws Exception {
+        PartitionLedger ledger = new PartitionLedger();
+        ledger.limits(Double.MAX_VALUE, Double.MAX_VALUE);
+        List<Step> steps = new ArrayList<>();
+        try (EmbeddedDynamo dynamo = EmbeddedDynamo.ephemeral(false);
+             CapacityStandIn standIn = CapacityStandIn.start(dynamo.endpoint(), ledger);
+             Moviegraph server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("PORT", "0",
+                     "DYNAMODB_ENDPOINT", standIn.endpoint().toString(), "CREATE_TABLE", "true", "LOAD_SAMPLE", "false",
+                     "TOTALS", options.totals(), "WRITE_TOKEN", TOKEN)), List.of())) {
+            load(dynamo.endpoint(), options.movies());
+            out.printf(Locale.ROOT, "%d movies, TOTALS=%s, hot movie %.0f%% of each step, layout of today's gsi2%n",
+                    options.movies(), options.totals(), 100 * options.hotShare());
+            URI base = URI.create("http://127.0.0.1:" + server.port());
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            AtomicLongArray counted = new AtomicLongArray(options.movies());
+            Random random = new Random(20261125L);
+            double[] zipf = zipf(options.movies() - 1);
+            int streamNumber = 0;
+            for (int i = 0; i < options.rates().size(); i++) {
+                int rate = options.rates().get(i);
+                ledger.limits(PartitionLedger.WRITE_UNITS_PER_SECOND, PartitionLedger.READ_UNITS_PER_SECOND);
+                ledger.second(i + 1);
+                long throttlesBefore = ledger.throttles();
+                int[] movies = new int[rate];
+                int hot = (int) Math.round(rate * options.hotShare());
+                for (int s = 0; s < rate; s++) {
+                    movies[s] = s < hot ? 0 : 1 + sample(zipf, random);
+                }
+                shuffle(movies, random);
+                int first = streamNumber;
+                streamNumber += rate;
+                AtomicInteger next = new AtomicInteger();
+                AtomicInteger refused = new AtomicInteger();
+                AtomicBoolean stop = new AtomicBoolean();
+                ExecutorService clients = Executors.newFixedThreadPool(options.clients());
+                for (int c = 0; c < options.clients(); c++) {
+                    clients.submit(() -> {
+                        for (int s; !stop.get() && (s = next.getAndIncrement()) < rate; ) {
+                            JsonNode answer = post(http, base, "mutation { recordStream(input: {movieId: \""
+                                    + movieId(movies[s]) + "\", streamId: \"b" + (first + s) + "\", at: \"" + MONTH
+                                    + "-15T12:00:00Z\"}) { counted } }");
+                            if (answer.path("data").path("recordStream").path("counted").asBoolean()) {
+                                counted.incrementAndGet(movies[s]);
+                            } else {
+                                refused.incrementAndGet();
+                            }
+                            if (ledger.throttles() - throttlesBefore >= options.maxThrottles()) {
+                                stop.set(true);
+                            }
+                        }
+                        return null;
+                    });
+                }
+                clients.shutdown();
+                clients.awaitTermination(1, TimeUnit.HOURS);
+                int sent = Math.min(next.get(), rate);
+                if (options.totals().equals("stream")) {
+                    awaitAggregated(http, base, counted.get(0), sent > 0 && movies.length > 0);
+                }
+                PartitionLedger.Usage busiest = ledger.busiest().orElse(null);
+                double topBefore = ledger.used("moviegraph/index/gsi2", "month#" + MONTH, Charge.Kind.READ);
+                JsonNode top = post(http, base, "{ topMovies(month: \"" + MONTH + "\", limit: 10) { streams } }");
+                double topUnits = ledger.used("moviegraph/index/gsi2", "month#" + MONTH, Charge.Kind.READ) - topBefore;
+                Step step = new Step(rate, sent, ledger.throttles() - throttlesBefore, refused.get(),
+                        busiest == null ? "-" : busiest.key().resource() + "/" + busiest.key().partition()
+                                + "[" + busiest.key().kind().name().toLowerCase(Locale.ROOT) + "]",
+                        busiest == null ? 0 : busiest.unitsPerSecond(), topUnits, exact(top, counted));
+                out.println(step.line());
+                steps.add(step);
+            }
+            out.println();
+            out.println("| streams/s offered | throttles | hottest key | its units/s | top-10 read units | exact |");
+            out.println("|---|---|---|---|---|---|");
+            for (Step step : steps) {
+                out.printf(Locale.ROOT, "| %,d | %d | `%s` | %.0f | %.1f | %s |%n", step.rate(), step.throttles(),
+                        step.hottest(), step.hottestUnits(), step.top10Units(), step.exact() ? "yes" : "no");
+            }
+        }
+        return steps;
+    }
+
+    /** Movies written straight to DynamoDB Local (not charged: the catalog is there before the first second). */
+    private static void load(URI endpoint, int movies) {
+        DynamoDbAsyncClient client = DynamoClients.create(endpoint, List.of());
+        try {
+            DynamoCatalogImport writer = new DynamoCatalogImport(client, "moviegraph", 8);
+            List<Movie> batch = new ArrayList<>();
+            for (int m = 0; m < movies; m++) {
+                batch.add(new Movie(MovieId.of(movieId(m)), "m" + m, 2000, null, List.of(), null));
+                if (batch.size() == 1_000 || m == movies - 1) {
+                    writer.write(batch);
+                    batch.clear();
+                }
+            }
+        } finally {
+            client.close();
+        }
+    }
+
+    /** In stream mode, waits (up to a minute) until the aggregator has counted the hot movie's streams. */
+    private static void awaitAggregated(HttpClient http, URI base, long hotCounted, boolean any) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (any && System.nanoTime() < deadline) {
+            JsonNode total = post(http, base, "{ streamTotal(movieId: \"" + movieId(0) + "\", month: \"" + MONTH
+                    + "\") { streams } }");
+            if (total.path("data").path("streamTotal").path("streams").asLong() >= hotCounted) {
+                Thread.sleep(1_000); // the other movies' records are in the same batches or the next ones
+                return;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** Whether the top 10's totals are the 10 largest numbers of streams counted, in order. */
+    private static boolean exact(JsonNode top, AtomicLongArray counted) {
+        long[] all = new long[counted.length()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = counted.get(i);
+        }
+        List<Long> expected = Arrays.stream(all).boxed().sorted((a, b) -> Long.compare(b, a)).filter(n -> n > 0)
+                .limit(10).toList();
+        List<Long> actual = new ArrayList<>();
+        top.path("data").path("topMovies").forEach(entry -> actual.add(entry.path("streams").asLong()));
+        return expected.equals(actual);
+    }
+
+    private static JsonNode post(HttpClient http, URI base, String query) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve("/graphql"))
+                    .timeout(Duration.ofSeconds(60))
+                    .header("Content-Type", "application/json").header("Authorization", "Bearer " + TOKEN)
+                    .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().put("query", query).toString()))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            return JSON.readTree(response.body());
+        } catch (Exception e) {
+            return JSON.createObjectNode();
+        }
+    }
+
+    private static String movieId(int index) {
+        return String.format("tt%08d", index + 1);
+    }
+
+    /** The cumulative distribution of a Zipf law (s = 1) over {@code n} movies. */
+    private static double[] zipf(int n) {
+        double[] cumulative = new double[n];
+        double sum = 0;
+        for (int k = 1; k <= n; k++) {
+            sum += 1.0 / k;
+            cumulative[k - 1] = sum;
+        }
+        for (int k = 0; k < n; k++) {
+            cumulative[k] /= sum;
+        }
+        return cumulative;
+    }
+
+    private static int sample(double[] cumulative, Random random) {
+        int found = Arrays.binarySearch(cumulative, random.nextDouble());
+        return Math.min(cumulative.length - 1, found >= 0 ? found : -found - 1);
+    }
+
+    private static void shuffle(int[] values, Random random) {
+        for (int i = values.length - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int swap = values[i];
+            values[i] = values[j];
+            values[j] = swap;
+        }
+    }
+}
