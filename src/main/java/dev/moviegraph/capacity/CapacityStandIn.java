@@ -155,11 +155,11 @@ public final class CapacityStandIn implements AutoCloseable {
             Answer answer = call.forward(call.body);
             if (answer.status() != 200) {
                 // a failed condition still costs its write
-                ledger.charge(charges.write(before, before, false));
+                ledger.charge(charges.write(key, before, before, false));
                 return answer;
             }
             JsonNode after = call.item(table, key);
-            Optional<PartitionLedger.Throttle> refused = ledger.charge(charges.write(before, after, false));
+            Optional<PartitionLedger.Throttle> refused = ledger.charge(charges.write(key, before, after, false));
             if (refused.isPresent()) {
                 call.restore(table, key, before);
                 return throttled(refused.get());
@@ -197,7 +197,7 @@ public final class CapacityStandIn implements AutoCloseable {
             for (int i = 0; i < items.size(); i++) {
                 Written item = items.get(i);
                 JsonNode after = item.check() ? before.get(i) : call.item(item.table(), item.key());
-                charges.addAll(item.charges().write(before.get(i), after, true));
+                charges.addAll(item.charges().write(item.key(), before.get(i), after, true));
             }
             Optional<PartitionLedger.Throttle> refused = ledger.charge(charges);
             if (refused.isEmpty()) {

@@ -26,17 +26,16 @@ final class Charges {
     }
 
     /**
-     * A write that turned {@code before} into {@code after} (either null for no item); a write whose
-     * condition failed charges its base write alone, with {@code after} equal to {@code before}.
+     * A write to the item under {@code key} that turned {@code before} into {@code after} (either null
+     * for no item). A write that changed nothing (a failed condition, a transaction's condition check,
+     * a delete of nothing) charges its base write alone.
      */
-    List<Charge> write(JsonNode before, JsonNode after, boolean transactional) {
+    List<Charge> write(JsonNode key, JsonNode before, JsonNode after, boolean transactional) {
         List<Charge> charges = new ArrayList<>();
-        JsonNode either = present(after) ? after : before;
         double factor = transactional ? 2 : 1;
-        String partition = value(either, schema.partitionKey());
         double itemUnits = writeUnits(Math.max(ItemSize.bytes(before), ItemSize.bytes(after)));
-        charges.add(new Charge(schema.table(), partition, Charge.Kind.WRITE, factor * itemUnits));
-        if (Objects.equals(before, after) && present(before)) {
+        charges.add(new Charge(schema.table(), value(key, schema.partitionKey()), Charge.Kind.WRITE, factor * itemUnits));
+        if (Objects.equals(before, after)) {
             return charges; // nothing changed: no index is written
         }
         for (KeySchema.IndexKeys index : schema.indexes()) {

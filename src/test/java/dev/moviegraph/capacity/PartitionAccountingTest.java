@@ -27,7 +27,7 @@ class PartitionAccountingTest {
 
     @Test
     void aTotalsFirstStreamPutsItOnceInTheTableAndOnceInTheMonthsIndexPartition() {
-        List<Charge> charged = charges.write(null, total("tt0111161", 1), false);
+        List<Charge> charged = write(null, total("tt0111161", 1), false);
 
         assertEquals(List.of(
                 new Charge("moviegraph", "mov#tt0111161", Charge.Kind.WRITE, 1),
@@ -36,7 +36,7 @@ class PartitionAccountingTest {
 
     @Test
     void anIncrementMovesTheIndexEntrySoTheMonthsPartitionPaysADeleteAndAPut() {
-        List<Charge> charged = charges.write(total("tt0111161", 41), total("tt0111161", 42), false);
+        List<Charge> charged = write(total("tt0111161", 41), total("tt0111161", 42), false);
 
         assertEquals(List.of(
                 new Charge("moviegraph", "mov#tt0111161", Charge.Kind.WRITE, 1),
@@ -46,7 +46,7 @@ class PartitionAccountingTest {
 
     @Test
     void aTransactionChargesEachWriteTwice() {
-        double units = charges.write(total("tt0111161", 41), total("tt0111161", 42), true).stream()
+        double units = write(total("tt0111161", 41), total("tt0111161", 42), true).stream()
                 .mapToDouble(Charge::units).sum();
 
         assertEquals(6, units);
@@ -57,11 +57,21 @@ class PartitionAccountingTest {
         JsonNode movie = json("""
                 {"pk": {"S": "mov#tt0111161"}, "sk": {"S": "mov#tt0111161"}, "lsi1sk": {"S": "movie"}, "title": {"S": "X"}}""");
 
-        List<Charge> charged = charges.write(null, movie, false);
+        List<Charge> charged = write(null, movie, false);
 
         // the local index's entry is written in the table's own partition
         assertEquals(List.of(new Charge("moviegraph", "mov#tt0111161", Charge.Kind.WRITE, 1),
                 new Charge("moviegraph", "mov#tt0111161", Charge.Kind.WRITE, 1)), charged);
+    }
+
+    @Test
+    void aWriteThatChangedNothingChargesItsBaseWriteEvenWithoutAnItem() {
+        JsonNode key = json("{\"pk\": {\"S\": \"mov#tt0000404\"}, \"sk\": {\"S\": \"tot#2024-05\"}}");
+
+        assertEquals(List.of(new Charge("moviegraph", "mov#tt0000404", Charge.Kind.WRITE, 2)),
+                charges.write(key, null, null, true), "a condition check on nothing, in a transaction");
+        assertEquals(List.of(new Charge("moviegraph", "mov#tt0000404", Charge.Kind.WRITE, 1)),
+                charges.write(key, total("tt0000404", 3), total("tt0000404", 3), false), "a failed condition");
     }
 
     @Test
@@ -71,7 +81,7 @@ class PartitionAccountingTest {
         int bytes = ItemSize.bytes(big);
 
         assertEquals(2 + 13 + 2 + 13 + 4 + 2_500, bytes);
-        assertEquals(3, charges.write(null, big, false).get(0).units());
+        assertEquals(3, write(null, big, false).get(0).units());
         assertEquals(0.5, charges.get(big, big, false, false).get(0).units());
         assertEquals(1, charges.get(big, null, true, false).get(0).units(), "a consistent read of nothing costs 1");
         assertEquals(4, ItemSize.number("12345"), "1 byte per two significant digits, plus 1");
@@ -98,10 +108,10 @@ class PartitionAccountingTest {
         // 500 increments of 500 movies' totals: each a delete and a put in the month's index partition
         for (int i = 0; i < 500; i++) {
             String movie = String.format("tt%07d", i);
-            assertEquals(Optional.empty(), ledger.charge(charges.write(total(movie, 1), total(movie, 2), false)));
+            assertEquals(Optional.empty(), ledger.charge(write(total(movie, 1), total(movie, 2), false)));
         }
         Optional<PartitionLedger.Throttle> refused = ledger.charge(
-                charges.write(total("tt0999999", 1), total("tt0999999", 2), false));
+                write(total("tt0999999", 1), total("tt0999999", 2), false));
 
         assertEquals(Optional.of(new PartitionLedger.Throttle("IndexWriteKeyRangeThroughputExceeded",
                 "moviegraph/index/gsi2", "month#2024-05", 1_002)), refused);
@@ -109,7 +119,7 @@ class PartitionAccountingTest {
         assertEquals(new PartitionLedger.Usage(new PartitionLedger.Key("moviegraph/index/gsi2", "month#2024-05",
                 Charge.Kind.WRITE), 1_000), ledger.hottest(1).get(0));
         ledger.second(2);
-        assertTrue(ledger.charge(charges.write(total("tt0999999", 1), total("tt0999999", 2), false)).isEmpty(),
+        assertTrue(ledger.charge(write(total("tt0999999", 1), total("tt0999999", 2), false)).isEmpty(),
                 "a new second starts every partition empty");
     }
 
@@ -117,12 +127,16 @@ class PartitionAccountingTest {
     void aRefusedRequestChargesNothing() {
         PartitionLedger ledger = new PartitionLedger(2, 3_000);
         ledger.second(1);
-        assertTrue(ledger.charge(charges.write(null, total("tt0000001", 1), false)).isEmpty());
+        assertTrue(ledger.charge(write(null, total("tt0000001", 1), false)).isEmpty());
         // the index partition would take 3 units: refused, and the table partition is not charged either
-        assertTrue(ledger.charge(charges.write(total("tt0000001", 1), total("tt0000001", 2), false)).isPresent());
+        assertTrue(ledger.charge(write(total("tt0000001", 1), total("tt0000001", 2), false)).isPresent());
 
         assertEquals(1, ledger.hottest(5).stream()
                 .filter(usage -> usage.key().partition().equals("mov#tt0000001")).findFirst().orElseThrow().unitsPerSecond());
+    }
+
+    private List<Charge> write(JsonNode before, JsonNode after, boolean transactional) {
+        return charges.write(charges.keyOf(after != null ? after : before), before, after, transactional);
     }
 
     private static JsonNode total(String movie, long streams) {
