@@ -31,6 +31,8 @@ class DynamoDbRestartTest {
     private static final String QUERY = "{ movie(id: \"tt0133093\") { title } }";
     /** The client's call timeout: the longest any single call may wait for DynamoDB. */
     private static final long CALL_TIMEOUT_MILLIS = 10_000;
+    /** The client's limit on one HTTP attempt: nothing finds out a frozen DynamoDB sooner. */
+    private static final long ATTEMPT_TIMEOUT_MILLIS = 3_000;
     /**
      * Half the call timeout, with room for a loaded machine: a failing call is answered from the
      * retry budget or the open breaker (milliseconds measured), never by waiting out the call timeout.
@@ -80,8 +82,11 @@ class DynamoDbRestartTest {
                 dynamo.signal("CONT");
             }
         });
-        assertTrue(firstFailure >= CALL_TIMEOUT_MILLIS - 1_000, "a frozen DynamoDB is only found out by the call "
-                + "timeout: " + firstFailure + " ms");
+        // Usually the SDK retries a timed-out attempt until the call timeout (10 s); once in a while (seen
+        // once in a quiet run) it reports the first attempt's timeout as a cancelled request, which it
+        // does not retry, and the query fails after 3 s. Either way only a timeout finds it out.
+        assertTrue(firstFailure >= ATTEMPT_TIMEOUT_MILLIS - 100, "a frozen DynamoDB is only found out by a timeout: "
+                + firstFailure + " ms");
     }
 
     /** Runs the outage against a fresh gateway; returns how long the first query of the outage took. */
