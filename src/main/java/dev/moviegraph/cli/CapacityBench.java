@@ -9,6 +9,8 @@ import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.dynamo.DynamoCatalogImport;
 import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.TableModel;
+import dev.moviegraph.dynamo.TopShards;
 import dev.moviegraph.local.EmbeddedDynamo;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -129,8 +131,9 @@ final class CapacityBench {
                      "DYNAMODB_ENDPOINT", standIn.endpoint().toString(), "CREATE_TABLE", "true", "LOAD_SAMPLE", "false",
                      "TOTALS", options.totals(), "WRITE_TOKEN", TOKEN)), List.of())) {
             load(dynamo.endpoint(), options.movies());
-            out.printf(Locale.ROOT, "%d movies, TOTALS=%s, hot movie %.0f%% of each step, layout of today's gsi2%n",
-                    options.movies(), options.totals(), 100 * options.hotShare());
+            out.printf(Locale.ROOT, "%d movies, TOTALS=%s, hot movie %.0f%% of each step, layout %d (the top list in %d"
+                    + " partitions a month)%n", options.movies(), options.totals(), 100 * options.hotShare(),
+                    TableModel.LAYOUT_VERSION, TopShards.COUNT);
             URI base = URI.create("http://127.0.0.1:" + server.port());
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             AtomicLongArray counted = new AtomicLongArray(options.movies());
@@ -179,9 +182,9 @@ final class CapacityBench {
                     awaitAggregated(http, base, counted.get(0), sent > 0 && movies.length > 0);
                 }
                 PartitionLedger.Usage busiest = ledger.busiest().orElse(null);
-                double topBefore = ledger.used("moviegraph/index/gsi2", "month#" + MONTH, Charge.Kind.READ);
+                double topBefore = topReadUnits(ledger);
                 JsonNode top = post(http, base, "{ topMovies(month: \"" + MONTH + "\", limit: 10) { streams } }");
-                double topUnits = ledger.used("moviegraph/index/gsi2", "month#" + MONTH, Charge.Kind.READ) - topBefore;
+                double topUnits = topReadUnits(ledger) - topBefore;
                 Step step = new Step(rate, sent, ledger.throttles() - throttlesBefore, refused.get(),
                         busiest == null ? "-" : busiest.key().resource() + "/" + busiest.key().partition()
                                 + "[" + busiest.key().kind().name().toLowerCase(Locale.ROOT) + "]",
@@ -198,6 +201,15 @@ final class CapacityBench {
             }
         }
         return steps;
+    }
+
+    /** The read units charged so far to the month's top list: every shard's partition of the top index. */
+    private static double topReadUnits(PartitionLedger ledger) {
+        double units = 0;
+        for (int shard = 0; shard < TopShards.COUNT; shard++) {
+            units += ledger.used("moviegraph/index/gsi7", String.format("top#%s#%03d", MONTH, shard), Charge.Kind.READ);
+        }
+        return units;
     }
 
     /** Movies written straight to DynamoDB Local (not charged: the catalog is there before the first second). */

@@ -2,7 +2,6 @@ package dev.moviegraph.dynamo;
 
 import static dev.moviegraph.dynamo.TableModel.GSI3_PK;
 import static dev.moviegraph.dynamo.TableModel.GSI3_SK;
-import static dev.moviegraph.dynamo.TableModel.GSI2_PK;
 import static dev.moviegraph.dynamo.TableModel.LSI1_SK;
 import static dev.moviegraph.dynamo.TableModel.PK;
 import static dev.moviegraph.dynamo.TableModel.SK;
@@ -88,6 +87,9 @@ enum Access implements CallPattern {
     RECORD_STREAM(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
             ":pk", new Binding(List.of(TableModel.STREAM, TableModel.TOTAL), PK, Bound.FULL),
             ":sk", new Binding(List.of(TableModel.STREAM, TableModel.TOTAL), SK, Bound.FULL)),
+    /** TOTALS=stream: the stream item alone, once per stream id; the aggregator counts it. */
+    RECORD_STREAM_ITEM(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.STREAM, PK), ":sk", bind(TableModel.STREAM, SK)),
     /** The aggregator's batch: totals of many movies and the shard's checkpoint, in one transaction. */
     AGGREGATE_TOTALS(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
             ":pk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), PK, Bound.FULL),

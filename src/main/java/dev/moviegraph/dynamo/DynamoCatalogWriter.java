@@ -51,6 +51,7 @@ import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
@@ -76,6 +77,10 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     private final TotalsMode totals;
     private final ExecutorService executor;
     private final ItemWeights weights;
+    /** TOTALS=stream: movie titles for stream items, kept a minute (see {@link #recordForAggregator}). */
+    private final RecentReads<MovieId, String> titles = new RecentReads<>(java.time.Duration.ofMinutes(1), 100_000);
+    /** TOTALS=stream: totals for receipts, kept a second. */
+    private final RecentReads<List<String>, Long> recentTotals = new RecentReads<>(java.time.Duration.ofSeconds(1), 100_000);
 
     public DynamoCatalogWriter(DynamoDbAsyncClient client, String table, TotalsMode totals, ExecutorService executor) {
         this(client, table, totals, executor, ItemWeights.declared());
@@ -504,6 +509,10 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     @Override
     public CompletableFuture<StreamReceipt> recordStream(StreamRecord stream, CallContext context) {
+        if (totals == TotalsMode.STREAM) {
+            return StoreFailures.translated(CompletableFuture.supplyAsync(() -> recordForAggregator(stream, context),
+                    executor));
+        }
         return optimistically(() -> {
             Map<String, AttributeValue> movieItem = getConsistent(context, TableModel.movieKey(stream.movieId()));
             if (movieItem == null) {
@@ -535,7 +544,47 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     }
 
     /**
-     * Adds {@code count} to a month's total, creating it with its keys (GSI2's included) when it is new;
+     * TOTALS=stream: one conditional PutItem of the stream item, in a partition of its own, and nothing
+     * else per stream in the movie's partition: the movie's title comes from {@link #titles} (read at most
+     * once a minute per movie per gateway; the aggregator drops streams of a movie deleted since) and the
+     * receipt's total from {@link #recentTotals} (at most once a second). So a movie streamed 10,000 times a
+     * second costs its partition a few reads a second, not 10,000.
+     */
+    private StreamReceipt recordForAggregator(StreamRecord stream, CallContext context) {
+        String title = titles.get(stream.movieId(), () -> {
+            Map<String, AttributeValue> movie = getItem(context, TableModel.movieKey(stream.movieId()), false);
+            if (movie == null) {
+                throw new NotFoundException("There is no movie " + stream.movieId().value());
+            }
+            return TableModel.MOVIE.decode(movie).title();
+        });
+        Map<String, AttributeValue> item = TableModel.STREAM.encode(new TableModel.StoredStream(stream.streamId(),
+                stream.movieId(), stream.at(), stream.month(), title));
+        weights.observe(List.of(item)).join();
+        Call call = Call.byKey(context, Access.RECORD_STREAM_ITEM, 1);
+        PutItemRequest put = PutItemRequest.builder().tableName(table).item(item)
+                .conditionExpression("attribute_not_exists(#pk)").expressionAttributeNames(Map.of("#pk", TableModel.PK))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
+        try {
+            call.reportWhenDone(client.putItem(put).thenApply(response -> {
+                call.page(0, Collections.singletonList(response.consumedCapacity()));
+                return response;
+            })).join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof ConditionalCheckFailedException) {
+                return alreadyRecorded(context, stream.streamId());
+            }
+            throw e;
+        }
+        long total = recentTotals.get(List.of(stream.movieId().value(), stream.month().toString()), () -> {
+            Map<String, AttributeValue> found = getItem(context, TableModel.totalKey(stream.movieId(), stream.month()), false);
+            return found == null ? 0L : TableModel.TOTAL.decode(found).streams();
+        });
+        return new StreamReceipt(stream.streamId(), stream.month(), true, total);
+    }
+
+    /**
+     * Adds {@code count} to a month's total, creating it with its keys (the top index's included) when it is new;
      * the title is copied only into a new total (putMovie keeps existing copies true).
      */
     static Update totalIncrement(String table, MovieId movieId, YearMonth month, String title, long count) {
@@ -543,6 +592,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 new MonthlyStreams(movieId, title, month, 0)));
         total.keySet().removeAll(TableModel.TOTAL.key(Map.of("movieId", movieId, "month", month)).keySet());
         total.remove(TableModel.STREAMS);
+        total.remove(TableModel.TOP_RANK);
         Set<String> copied = new HashSet<>();
         TableModel.TOTAL.copies().forEach(copy -> copied.addAll(copy.attributes().keySet()));
         Map<String, String> names = new HashMap<>();
@@ -558,7 +608,12 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                     : name + " = " + value);
         }
         names.put("#streams", TableModel.STREAMS);
+        names.put("#rank", TableModel.TOP_RANK);
         values.put(":count", number(count));
+        values.put(":zero", number(0));
+        values.put(":ranked", AttributeValue.fromN(TopShards.rank(movieId, count).toPlainString()));
+        // The rank follows from the streams before this update, whoever wrote them (see TopShards).
+        sets.add("#rank = if_not_exists(#streams, :zero) + :ranked");
         return Update.builder().tableName(table).key(TableModel.totalKey(movieId, month))
                 .updateExpression("SET " + String.join(", ", sets) + " ADD #streams :count")
                 .expressionAttributeNames(names)
@@ -605,8 +660,12 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     }
 
     private Map<String, AttributeValue> getConsistent(CallContext context, Map<String, AttributeValue> key) {
+        return getItem(context, key, true);
+    }
+
+    private Map<String, AttributeValue> getItem(CallContext context, Map<String, AttributeValue> key, boolean consistent) {
         Call call = Call.byKey(context, Access.GET_ITEM, 1);
-        GetItemRequest request = GetItemRequest.builder().tableName(table).key(key).consistentRead(true)
+        GetItemRequest request = GetItemRequest.builder().tableName(table).key(key).consistentRead(consistent)
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
         return call.reportWhenDone(client.getItem(request).thenApply(response -> {
             call.page(response.hasItem() ? 1 : 0, Collections.singletonList(response.consumedCapacity()));

@@ -36,6 +36,7 @@ final class Entity<T extends Record> {
     private final Map<String, KeyTemplate> keys = new LinkedHashMap<>();
     private final List<Copy> copies = new ArrayList<>();
     private final Map<String, java.util.function.Predicate<T>> sparse = new LinkedHashMap<>();
+    private final Map<String, java.util.function.Function<T, Object>> derived = new LinkedHashMap<>();
     private boolean versioned;
     private int estimatedBytes = 256;
 
@@ -87,6 +88,15 @@ final class Entity<T extends Record> {
     Entity<T> sparseKey(String keyAttribute, String template, java.util.function.Predicate<T> when) {
         keys.put(keyAttribute, new KeyTemplate(template));
         sparse.put(keyAttribute, when);
+        return this;
+    }
+
+    /**
+     * An attribute computed from the record (a total's rank in its top list): written with every item,
+     * never read back into the record.
+     */
+    Entity<T> derived(String attribute, java.util.function.Function<T, Object> value) {
+        derived.put(attribute, value);
         return this;
     }
 
@@ -158,9 +168,11 @@ final class Entity<T extends Record> {
         return attributeOf.get(field);
     }
 
-    /** The stored attributes (not keys), in field order. */
+    /** The stored attributes (not keys), in field order, then the derived ones. */
     List<String> attributes() {
-        return List.copyOf(attributeOf.values());
+        List<String> all = new ArrayList<>(attributeOf.values());
+        all.addAll(derived.keySet());
+        return List.copyOf(all);
     }
 
     /** The key attributes whose template reads one of {@code attributes}. */
@@ -204,6 +216,12 @@ final class Entity<T extends Record> {
                 item.put(attribute, encoded);
             }
         });
+        derived.forEach((attribute, value) -> {
+            AttributeValue encoded = encodeValue(value.apply(record));
+            if (encoded != null) {
+                item.put(attribute, encoded);
+            }
+        });
         return item;
     }
 
@@ -237,6 +255,9 @@ final class Entity<T extends Record> {
         }
         if (value instanceof String text) {
             return AttributeValue.fromS(text);
+        }
+        if (value instanceof java.math.BigDecimal decimal) {
+            return AttributeValue.fromN(decimal.toPlainString());
         }
         if (value instanceof Number number) {
             return AttributeValue.fromN(number.toString());

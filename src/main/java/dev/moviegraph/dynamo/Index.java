@@ -8,16 +8,14 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * The table and its indexes, each by its key attributes. Every index projects every attribute. An
- * entity is in an index when it carries the index's key attributes (GSI2 is sparse: only totals have
- * {@code gsi2pk}).
+ * entity is in an index when it carries the index's key attributes (GSI7 is sparse: only totals have
+ * {@code gsi7pk}).
  */
 enum Index {
     /** The table itself: items by key, a movie's whole item collection, totals by a range of months. */
     TABLE(null, TableModel.PK, TableModel.SK, ScalarAttributeType.S, false),
     /** A movie's collection in credit order: directors, writers, the movie, then the cast top-billed first. */
     LSI1("lsi1", TableModel.PK, TableModel.LSI1_SK, ScalarAttributeType.S, true),
-    /** Sparse: a month's totals by streams. */
-    GSI2("gsi2", TableModel.GSI2_PK, TableModel.STREAMS, ScalarAttributeType.N, false),
     /**
      * Overloaded: a person, then their credits by role, each role newest first. Not "gsi1": layout 1's
      * gsi1 was the inversion of the table's keys, an index's keys cannot change, and DynamoDB Local
@@ -29,7 +27,13 @@ enum Index {
     /** Sparse: search entries of one kind, by kind and word prefix, best ranked first. */
     GSI5("gsi5", TableModel.GSI5_PK, TableModel.RANK, ScalarAttributeType.S, false),
     /** Sparse: movie lists (a genre, a year, both; the top rated), each in its order. */
-    GSI6("gsi6", TableModel.GSI6_PK, TableModel.LIST_RANK, ScalarAttributeType.S, false);
+    GSI6("gsi6", TableModel.GSI6_PK, TableModel.LIST_RANK, ScalarAttributeType.S, false),
+    /**
+     * Sparse: a month's totals by rank, in {@link TopShards#COUNT} partitions (layout 4). Not "gsi2": layout
+     * 3's gsi2 kept a month in one partition, an index's keys cannot change, and DynamoDB Local cannot
+     * delete an index, so a migrated table may still hold it.
+     */
+    GSI7("gsi7", TableModel.GSI7_PK, TableModel.TOP_RANK, ScalarAttributeType.N, false);
 
     private final String indexName;
     private final String partitionKey;

@@ -107,7 +107,7 @@ final class ItemCollection {
 
     static final ItemCollection MONTH = new ItemCollection(Part.Collection.MONTH, CatalogAccess.TOP_MOVIES,
             "month", YearMonth::parse, List.of(
-            new Segment(Part.TOP, List.of(TableModel.TOTAL), Shape.TOP, Index.GSI2)));
+            new Segment(Part.TOP, List.of(TableModel.TOTAL), Shape.TOP, Index.GSI7)));
 
     static final List<ItemCollection> ALL = List.of(MOVIE, PERSON, MONTH);
 
@@ -152,7 +152,7 @@ final class ItemCollection {
         }
         for (Index index : Index.values()) {
             String template = partitionTemplate(segments.get(0), index);
-            if (template == null || !Set.of(idAttribute).containsAll(new KeyTemplate(template).attributes())) {
+            if (template == null || !Set.of(idAttribute).containsAll(new KeyTemplate(template).boundAttributes())) {
                 continue; // not partitioned by the owner's id in this index
             }
             List<Segment> held = segments.stream().filter(segment -> holds(index, template, segment))
@@ -333,11 +333,26 @@ final class ItemCollection {
             return segments.stream().map(segment -> segment.label(collection)).collect(Collectors.joining("+"));
         }
 
+        /**
+         * How many Queries the run is: one, or one per {@link TopShards} shard when its partition key
+         * fans out (a month's top list), all sent at once and merged by the sort key.
+         */
+        int fanOut() {
+            return collection.partitions.get(index).fannedOut() ? TopShards.COUNT : 1;
+        }
+
         /** The Query's key condition and values for the read's owner and slices. */
         QueryRequest.Builder query(String table, CollectionRead read) {
+            return query(table, read, 0);
+        }
+
+        /** The Query of one shard of a fanned-out run ({@code shard} is ignored by a run of one Query). */
+        QueryRequest.Builder query(String table, CollectionRead read, int shard) {
             Map<String, Object> values = collection.keyValues(read.id());
             Map<String, AttributeValue> rendered = new LinkedHashMap<>();
-            rendered.put(":pk", AttributeValue.fromS(collection.partitions.get(index).render(values)));
+            KeyTemplate partition = collection.partitions.get(index);
+            rendered.put(":pk", AttributeValue.fromS(partition.fannedOut() ? partition.renderShard(values, shard)
+                    : partition.render(values)));
             String condition = sortCondition(values, read, rendered);
             return QueryRequest.builder().tableName(table).indexName(index.indexName())
                     .keyConditionExpression(index.partitionKey() + " = :pk" + condition)

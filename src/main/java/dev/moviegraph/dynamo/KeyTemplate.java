@@ -20,10 +20,12 @@ import java.util.regex.Pattern;
  * far below DynamoDB's 1,024-byte sort-key limit whatever the title (IMDb has titles of several hundred
  * characters): the key only orders, the item keeps the whole text, and the id after it keeps it unique;
  * {@code seq} writes a non-negative long in 19 digits, so counters sort by number; {@code opt} writes a
- * value that may be absent as nothing (an award that names no person).
+ * value that may be absent as nothing (an award that names no person); {@code shard} writes the
+ * {@link TopShards} shard of a movie id, so a key of it is one of a fixed set of partitions that a read
+ * fans out over ({@link #renderShard}).
  */
 final class KeyTemplate {
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc|short|seq|opt))?}");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc|short|seq|opt|shard))?}");
     private static final int NONE = 9999;
     static final int SHORT = 100;
 
@@ -61,6 +63,32 @@ final class KeyTemplate {
         return attributes;
     }
 
+    /** The attributes a value of the key needs from its reader: all but those it fans out over. */
+    Set<String> boundAttributes() {
+        Set<String> attributes = new LinkedHashSet<>();
+        parts.stream().filter(part -> part.attribute() != null && !"shard".equals(part.format()))
+                .forEach(part -> attributes.add(part.attribute()));
+        return attributes;
+    }
+
+    /** Whether the key is one of {@link TopShards#COUNT} partitions for given bound values. */
+    boolean fannedOut() {
+        return parts.stream().anyMatch(part -> "shard".equals(part.format()));
+    }
+
+    /** The key of one shard for these bound values: what each Query of a fanned-out read asks for. */
+    String renderShard(Map<String, ?> values, int shard) {
+        StringBuilder key = new StringBuilder();
+        for (Part part : parts) {
+            if ("shard".equals(part.format())) {
+                key.append(TopShards.label(shard));
+            } else {
+                append(key, part, values);
+            }
+        }
+        return key.toString();
+    }
+
     /** The constant text before the first attribute: the key's type prefix ({@code mov#}). */
     String prefix() {
         return parts.isEmpty() || parts.get(0).literal() == null ? "" : parts.get(0).literal();
@@ -90,6 +118,8 @@ final class KeyTemplate {
             String whole = text(value);
             key.append(part.format() == null || whole.codePointCount(0, whole.length()) <= SHORT ? whole
                     : whole.substring(0, whole.offsetByCodePoints(0, SHORT)));
+        } else if (part.format().equals("shard")) {
+            key.append(TopShards.label(TopShards.of((MovieId) value)));
         } else if (part.format().equals("seq")) {
             key.append(String.format("%019d", ((Number) values.get(part.attribute())).longValue()));
         } else {

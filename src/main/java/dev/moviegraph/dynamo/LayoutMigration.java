@@ -40,6 +40,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 
 /**
@@ -82,6 +83,17 @@ public final class LayoutMigration {
         }
     }
 
+    /** Layout 3's top index (up to layout 3 a month was one partition of it): read here and nowhere else. */
+    static final class Layout3 {
+        static final String GSI2 = "gsi2";
+        static final String GSI2_PK = TableModel.GSI2_PK;
+        /** The meta item that says layout 3's gsi2 was emptied once no gateway of layout 3 wrote any more. */
+        static final String SETTLED = "layout3-settled";
+
+        private Layout3() {
+        }
+    }
+
     /** What one run did: items scanned, movies, people and credits rewritten, and items layout 3 derived. */
     public record Summary(boolean alreadyCurrent, long scanned, long movies, long people, long credits, long entries,
                           long millis) {
@@ -108,7 +120,8 @@ public final class LayoutMigration {
     private final int upTo;
     private final List<Step> chain = List.of(
             new Step(2, "people, credits and the person index", this::layout1To2),
-            new Step(3, "search and list indexes, entries and counts", this::layout2To3));
+            new Step(3, "search and list indexes, entries and counts", this::layout2To3),
+            new Step(4, "the month's top list in " + TopShards.COUNT + " partitions (gsi7)", this::layout3To4));
 
     /**
      * {@code dropLayout1Index}: delete layout 1's gsi1 once the new index serves (on DynamoDB; DynamoDB
@@ -134,6 +147,10 @@ public final class LayoutMigration {
         switch (admin.layout()) {
             case CURRENT -> {
                 dropLayout1Index();
+                if (settleLayout3()) {
+                    long millis = (System.nanoTime() - started) / 1_000_000;
+                    return new Summary(false, scanned.get(), 0, 0, 0, entries.get(), millis);
+                }
                 progress.accept("Table " + table + " already has layout " + TableModel.LAYOUT_VERSION + "; nothing to do");
                 return new Summary(true, 0, 0, 0, 0, 0, 0);
             }
@@ -148,6 +165,7 @@ public final class LayoutMigration {
             case OLDER -> { }
         }
         int from = admin.recordedLayout();
+        int startedFrom = from;
         if (from == 1) {
             // From here until this step ends, the table says "layout 1" whatever happens to this process.
             client.putItem(PutItemRequest.builder().tableName(table)
@@ -171,6 +189,11 @@ public final class LayoutMigration {
                 admin.recordLayout(step.to());
                 from = step.to();
             }
+        }
+        if (startedFrom < 3 && from == TableModel.LAYOUT_VERSION) {
+            // Gateways of layouts 1 and 2 are stopped before a migration (see requireLayout): nothing of layout 3
+            // can count a stream after the ranks were set, so its gsi2 is emptied now.
+            settleLayout3();
         }
         dropLayout1Index();
         long millis = (System.nanoTime() - started) / 1_000_000;
@@ -209,6 +232,74 @@ public final class LayoutMigration {
         entries.addAndGet(items.size());
         progress.accept(String.format("Items done: %,d scanned; %,d movies and people with %,d items written",
                 scanned.get(), derived.movies.size() + derived.people.size(), items.size()));
+    }
+
+    /**
+     * Layout 3 to 4: the top index (gsi7), then every total's partition there and its rank, set from the
+     * total's streams in the same update ({@code trank = streams + fraction}), so a stream counted by a
+     * gateway of layout 3 at the same moment is neither lost nor counted twice: the update never writes
+     * {@code streams}. Totals keep their gsi2 key, so gateways of layout 3 serve their top lists until they
+     * are stopped; {@link #settleLayout3} then takes it away.
+     */
+    private void layout3To4() {
+        buildIndex(Index.GSI7);
+        scanAll(page -> rankTotals(page, false));
+        progress.accept(String.format("Totals done: %,d scanned, %,d ranked. Once no gateway of layout 3 runs, run "
+                + "migrate again: it ranks the totals they counted since and empties layout 3's gsi2", scanned.get(),
+                entries.get()));
+    }
+
+    /**
+     * Once a table has layout 4 and layout 3's gsi2 still exists and was not settled: ranks again every total
+     * that still has its gsi2 key (a gateway of layout 3 may have counted it after the step ranked it) and
+     * removes that key, so gsi2 is empty and costs no more writes; deletes gsi2 where the engine can.
+     */
+    private boolean settleLayout3() {
+        if (globalIndex(describe(), Layout3.GSI2) == null || new TableAdmin(client, table).marker(Layout3.SETTLED)) {
+            return false;
+        }
+        progress.accept("Settling layout 3's top index " + Layout3.GSI2 + ": every total ranked again and taken out of it");
+        scanAll(page -> rankTotals(page, true));
+        new TableAdmin(client, table).mark(Layout3.SETTLED);
+        progress.accept(String.format("Settled: %,d items scanned, %,d totals ranked again", scanned.get(), entries.get()));
+        dropIndex(Layout3.GSI2);
+        return true;
+    }
+
+    /** Gives each total of the page its top-index key and rank, and takes its gsi2 key away when {@code settle}. */
+    private void rankTotals(List<Map<String, AttributeValue>> page, boolean settle) {
+        List<CompletableFuture<?>> updates = new ArrayList<>();
+        for (Map<String, AttributeValue> item : page) {
+            if (!TableModel.is(item, TableModel.TOTAL) || settle && !item.containsKey(Layout3.GSI2_PK)) {
+                continue;
+            }
+            dev.moviegraph.catalog.MonthlyStreams total = TableModel.TOTAL.decode(item);
+            Map<String, String> names = new HashMap<>(Map.of("#pk", TableModel.PK, "#top", TableModel.GSI7_PK,
+                    "#rank", TableModel.TOP_RANK, "#streams", TableModel.STREAMS));
+            String expression = "SET #top = :top, #rank = if_not_exists(#streams, :zero) + :fraction";
+            if (settle) {
+                names.put("#old", Layout3.GSI2_PK);
+                expression += " REMOVE #old";
+            }
+            updates.add(client.updateItem(UpdateItemRequest.builder().tableName(table).key(TableModel.keyOf(item))
+                    .updateExpression(expression)
+                    .conditionExpression("attribute_exists(#pk)") // a total deleted since stays deleted
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(Map.of(
+                            ":top", AttributeValue.fromS(TableModel.render(TableModel.TOTAL, TableModel.GSI7_PK,
+                                    Map.of("month", total.month(), "movieId", total.movieId()))),
+                            ":zero", AttributeValue.fromN("0"),
+                            ":fraction", AttributeValue.fromN(TopShards.fraction(total.movieId()).toPlainString())))
+                    .build()).handle((done, failure) -> {
+                        if (failure != null && !(failure.getCause() instanceof ConditionalCheckFailedException)) {
+                            throw failure instanceof java.util.concurrent.CompletionException completion
+                                    ? completion : new java.util.concurrent.CompletionException(failure);
+                        }
+                        entries.incrementAndGet();
+                        return null;
+                    }));
+        }
+        CompletableFuture.allOf(updates.toArray(CompletableFuture[]::new)).join();
     }
 
     /** What layout 3 derives from a table's movies, people and credits. */
@@ -420,20 +511,25 @@ public final class LayoutMigration {
     }
 
     private void dropLayout1Index() {
-        GlobalSecondaryIndexDescription old = globalIndex(describe(), Layout1.GSI1);
+        dropIndex(Layout1.GSI1);
+    }
+
+    /** Deletes an index of an earlier layout that nothing reads any more, where the engine can. */
+    private void dropIndex(String name) {
+        GlobalSecondaryIndexDescription old = globalIndex(describe(), name);
         if (old == null || old.indexStatus() == IndexStatus.DELETING) {
             return;
         }
         if (!dropLayout1Index) {
-            progress.accept("Layout 1's index " + Layout1.GSI1 + " is left in place, unused (DynamoDB Local cannot"
+            progress.accept("The earlier layout's index " + name + " is left in place, unused (DynamoDB Local cannot"
                     + " delete an index); on DynamoDB: aws dynamodb update-table --table-name " + table
-                    + " --global-secondary-index-updates '[{\"Delete\":{\"IndexName\":\"" + Layout1.GSI1 + "\"}}]'");
+                    + " --global-secondary-index-updates '[{\"Delete\":{\"IndexName\":\"" + name + "\"}}]'");
             return;
         }
-        progress.accept("Deleting layout 1's index " + Layout1.GSI1 + " (DynamoDB removes it in the background)");
+        progress.accept("Deleting the earlier layout's index " + name + " (DynamoDB removes it in the background)");
         client.updateTable(UpdateTableRequest.builder().tableName(table).globalSecondaryIndexUpdates(
                 GlobalSecondaryIndexUpdate.builder().delete(DeleteGlobalSecondaryIndexAction.builder()
-                        .indexName(Layout1.GSI1).build()).build()).build()).join();
+                        .indexName(name).build()).build()).build()).join();
     }
 
     private static GlobalSecondaryIndexDescription globalIndex(TableDescription description, String name) {

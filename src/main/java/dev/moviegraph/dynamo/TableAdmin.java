@@ -112,6 +112,20 @@ public final class TableAdmin {
                 .overrideConfiguration(STARTUP).build()).join();
     }
 
+    /** Whether the table has the meta item {@code name}: a one-time step of a migration that is done. */
+    boolean marker(String name) {
+        var response = client.getItem(GetItemRequest.builder().tableName(table).key(TableModel.metaKey(name))
+                .consistentRead(true).overrideConfiguration(STARTUP).build()).join();
+        return response.hasItem() && !response.item().isEmpty();
+    }
+
+    /** Writes the meta item {@code name}, with when. */
+    void mark(String name) {
+        client.putItem(PutItemRequest.builder().tableName(table)
+                .item(TableModel.META.encode(new TableModel.Meta(name, null, java.time.Instant.now())))
+                .overrideConfiguration(STARTUP).build()).join();
+    }
+
     /** The layout the table's layout item records; 1 when it has none (layout 1 wrote none). */
     int recordedLayout() {
         var response = client.getItem(GetItemRequest.builder().tableName(table).key(TableModel.metaKey(TableModel.LAYOUT))

@@ -48,18 +48,24 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  * first, so a movie with its crew and a first cast page is one Query. GSI3 is overloaded: a person's
  * partition holds the person, then their acting, directing and writing credits, each role newest first
  * (the year is stored descending in the key), so a filmography page is one Query in the order users
- * want. GSI2 is sparse: only totals carry {@code gsi2pk}, so a month's partition is its top list.
+ * want. GSI7 is sparse: only totals carry {@code gsi7pk}, so a month's {@link TopShards} partitions are its
+ * top list.
  */
 public final class TableModel {
     /** The layout this model writes; a table records it in its layout item. */
-    public static final int LAYOUT_VERSION = 3;
+    public static final int LAYOUT_VERSION = 4;
 
     static final String PK = "pk";
     static final String SK = "sk";
     static final String LSI1_SK = "lsi1sk";
     static final String GSI3_PK = "gsi3pk";
     static final String GSI3_SK = "gsi3sk";
+    /** Layout 3's top index key ({@code month#{month}}, one partition a month): only the migration reads it. */
     static final String GSI2_PK = "gsi2pk";
+    /** A month's top list, in {@link TopShards#COUNT} partitions: {@code top#{month}#{shard}}. */
+    static final String GSI7_PK = "gsi7pk";
+    /** A total's place in its month's top list: its streams and a fraction unique per movie (see {@link TopShards}). */
+    static final String TOP_RANK = "trank";
     /** Search: a word prefix's partition, movies and people together. */
     static final String GSI4_PK = "gsi4pk";
     /** Search: a word prefix's partition of one kind (movies or people). */
@@ -70,7 +76,7 @@ public final class TableModel {
     static final String GSI6_PK = "gsi6pk";
     /** A list entry's place in its list: the sort key of gsi6. */
     static final String LIST_RANK = "lrank";
-    /** A total's count: a plain attribute that is also GSI2's sort key. */
+    /** A total's count. */
     static final String STREAMS = "streams";
     /** Every item carries its type; items are decoded by it, never by key prefixes. */
     static final String TYPE = "type";
@@ -133,7 +139,8 @@ public final class TableModel {
 
     static final Entity<MonthlyStreams> TOTAL = Entity.of("total", MonthlyStreams.class)
             .key(PK, "mov#{movieId}").key(SK, "tot#{month}")
-            .key(GSI2_PK, "month#{month}")
+            .key(GSI7_PK, "top#{month}#{movieId:shard}")
+            .derived(TOP_RANK, total -> TopShards.rank(total.movieId(), total.streams()))
             .copies(MOVIE, "movieVersion", "movieTitle", "title")
             .estimatedBytes(256);
 
@@ -453,7 +460,7 @@ public final class TableModel {
     }
 
     static String itemsTable(List<Entity<?>> entities) {
-        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi2pk` | `gsi4pk` | `gsi5pk` | `gsi6pk` | Attributes | Copies |\n")
+        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi7pk` | `gsi4pk` | `gsi5pk` | `gsi6pk` | Attributes | Copies |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Entity<?> entity : entities) {
             Set<String> copied = new LinkedHashSet<>();
@@ -468,7 +475,7 @@ public final class TableModel {
                     .collect(Collectors.joining(", ")) + " (`" + copy.versionAttribute() + "`)").toList();
             table.append("| ").append(entity.recordType().getSimpleName())
                     .append(" | `").append(entity.type()).append('`');
-            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI2_PK, GSI4_PK, GSI5_PK, GSI6_PK)) {
+            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI7_PK, GSI4_PK, GSI5_PK, GSI6_PK)) {
                 KeyTemplate template = entity.template(key);
                 table.append(" | ").append(template == null ? "" : "`" + template.text() + "`");
             }

@@ -116,15 +116,18 @@ class ItemCollectionTest {
     }
 
     @Test
-    void aMonthsTopListIsItsSparseIndexPartitionReadDescending() {
+    void aMonthsTopListIsOneQueryPerShardOfItsSparseIndexReadDescending() {
         CollectionRead read = CollectionRead.top(YearMonth.of(2024, 5), 10);
         ItemCollection.Run run = plan(read).get(0);
 
-        assertEquals("gsi2", run.indexLabel());
+        assertEquals("gsi7", run.indexLabel());
         assertTrue(run.descending());
-        QueryRequest query = run.query("t", read).build();
-        assertEquals(Boolean.FALSE, query.scanIndexForward());
-        assertEquals("gsi2pk = month#2024-05", run.render(query.expressionAttributeValues()));
+        assertEquals(TopShards.COUNT, run.fanOut());
+        for (int shard : new int[] {0, 7, TopShards.COUNT - 1}) {
+            QueryRequest query = run.query("t", read, shard).build();
+            assertEquals(Boolean.FALSE, query.scanIndexForward());
+            assertEquals("gsi7pk = top#2024-05#" + String.format("%03d", shard), run.render(query.expressionAttributeValues()));
+        }
     }
 
     @Test

@@ -25,12 +25,14 @@ import org.junit.jupiter.api.Test;
  * partition's limit the write is refused as DynamoDB refuses it, leaving nothing behind.
  */
 class CapacityStandInTest {
-    private static final String GSI2 = "moviegraph/index/gsi2";
-    private static final String MONTH = "month#2024-05";
+    private static final String TOP = "moviegraph/index/gsi7";
+    /** The movie's total's partition in the month's top index: one of its shards. */
+    private static final String SHARD = "top#2024-05#"
+            + String.format("%03d", dev.moviegraph.dynamo.TopShards.of(dev.moviegraph.catalog.MovieId.of("tt0111161")));
     private static final String TOKEN = "capacity-stand-in-test-token";
 
     @Test
-    void streamsChargeTheMonthsIndexPartitionAndAreRefusedWholePastItsLimit() throws Exception {
+    void streamsChargeTheirTotalsTopIndexShardAndAreRefusedWholePastItsLimit() throws Exception {
         PartitionLedger ledger = new PartitionLedger();
         try (EmbeddedDynamo dynamo = EmbeddedDynamo.ephemeral(false);
              CapacityStandIn standIn = CapacityStandIn.start(dynamo.endpoint(), ledger);
@@ -46,17 +48,17 @@ class CapacityStandInTest {
             ledger.second(1);
 
             assertEquals(1, record(client, "s1").path("total").asLong());
-            assertEquals(2, ledger.used(GSI2, MONTH, Charge.Kind.WRITE), "the total's entry put, in a transaction");
+            assertEquals(2, ledger.used(TOP, SHARD, Charge.Kind.WRITE), "the total's entry put, in a transaction");
             assertEquals(2, ledger.used("moviegraph", "str#s1", Charge.Kind.WRITE), "the stream's own item");
             assertEquals(2, record(client, "s2").path("total").asLong());
-            assertEquals(6, ledger.used(GSI2, MONTH, Charge.Kind.WRITE), "then a delete and a put, in a transaction");
+            assertEquals(6, ledger.used(TOP, SHARD, Charge.Kind.WRITE), "then a delete and a put, in a transaction");
 
             GraphQLClient.Response refused = mutate(client, recordStream("s3"));
             JsonNode error = refused.errors().path(0);
             assertEquals("UNAVAILABLE", error.path("extensions").path("code").asText(), refused.raw().body());
             assertEquals("THROTTLED", error.path("extensions").path("reason").asText(), refused.raw().body());
             assertEquals(1, ledger.throttles());
-            assertEquals(6, ledger.used(GSI2, MONTH, Charge.Kind.WRITE), "a refused write charges nothing");
+            assertEquals(6, ledger.used(TOP, SHARD, Charge.Kind.WRITE), "a refused write charges nothing");
 
             ledger.second(2);
             JsonNode again = record(client, "s3");

@@ -62,7 +62,7 @@ class LayoutMigrationTest {
      * and layout 3's credit counts on movies and people.
      */
     private static final Set<String> REKEYED = Set.of("lsi1sk", "gsi3pk", "gsi3sk", "castCount", "actedCount",
-            "directedCount", "wroteCount");
+            "directedCount", "wroteCount", "gsi7pk", "trank", "gsi2pk");
     /** The items layout 3 derives from movies and people: search and list entries. */
     private static final Set<String> DERIVED = Set.of("movieWord", "personWord", "movieList");
 
@@ -139,7 +139,7 @@ class LayoutMigrationTest {
         LayoutMigration.Summary summary = Migrate.run(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)),
                 new PrintStream(terminal, true, StandardCharsets.UTF_8));
         String printed = terminal.toString(StandardCharsets.UTF_8);
-        assertTrue(printed.contains("has layout 3"), printed);
+        assertTrue(printed.contains("has layout " + dev.moviegraph.dynamo.TableModel.LAYOUT_VERSION), printed);
         assertEquals(count(before, "actor"), summary.people());
         assertEquals(count(before, "cast"), summary.credits());
         assertEquals(count(before, "movie"), summary.movies());
@@ -206,6 +206,105 @@ class LayoutMigrationTest {
         assertTrue(printed.contains("from layout 2 to layout 3") && !printed.contains("from layout 1"), printed);
         assertMigrated(before, scanAll(dataDir));
         assertSearchable(before);
+    }
+
+    @Test
+    void aLayoutThreeTableGetsItsShardedTopListWhileStreamsAreCountedAndIsSettledOnceItsGatewaysStop() throws Exception {
+        migrateTo(3, Integer.MAX_VALUE);
+        Map<String, Long> added = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, Long> streamsBefore = new HashMap<>();
+        try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(dataDir, false)) {
+            DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of());
+            try {
+                List<Map<String, AttributeValue>> totals = scan(client).stream()
+                        .filter(item -> item.get("type").s().equals("total")).toList();
+                assertTrue(totals.size() > 20, "the table has totals: " + totals.size());
+                totals.forEach(total -> streamsBefore.put(key(total), Long.parseLong(total.get("streams").n())));
+                // A gateway of layout 3 counting streams the whole time the step runs, and after it.
+                java.util.concurrent.atomic.AtomicBoolean counting = new java.util.concurrent.atomic.AtomicBoolean(true);
+                Thread layoutThreeGateway = new Thread(() -> {
+                    java.util.Random random = new java.util.Random(4);
+                    while (counting.get()) {
+                        countLikeLayoutThree(client, totals.get(random.nextInt(totals.size())), added);
+                    }
+                });
+                layoutThreeGateway.start();
+                LayoutMigration.Summary step = new LayoutMigration(client, TABLE, false, line -> { }, 4).run();
+                for (int i = 0; i < 20; i++) {
+                    countLikeLayoutThree(client, totals.get(i), added); // counted after the step ranked them
+                }
+                counting.set(false);
+                layoutThreeGateway.join();
+                assertFalse(step.alreadyCurrent());
+                assertTrue(added.values().stream().mapToLong(Long::longValue).sum() >= 20, added.toString());
+
+                List<String> settling = new ArrayList<>();
+                new LayoutMigration(client, TABLE, false, settling::add).run();
+                assertTrue(settling.stream().anyMatch(line -> line.contains("Settling")), settling.toString());
+                for (Map<String, AttributeValue> total : scan(client)) {
+                    if (!total.get("type").s().equals("total")) {
+                        continue;
+                    }
+                    long streams = Long.parseLong(total.get("streams").n());
+                    assertEquals(streamsBefore.get(key(total)) + added.getOrDefault(key(total), 0L), streams,
+                            "every stream counted once at " + key(total));
+                    assertEquals(0, new java.math.BigDecimal(total.get("trank").n()).compareTo(java.math.BigDecimal
+                            .valueOf(streams).add(dev.moviegraph.dynamo.TopShards.fraction(
+                                    dev.moviegraph.catalog.MovieId.of(total.get("movieId").s())))), "rank of " + key(total));
+                    assertTrue(total.get("gsi7pk").s().startsWith("top#" + total.get("month").s() + "#"));
+                    assertFalse(total.containsKey("gsi2pk"), "out of layout 3's gsi2: " + key(total));
+                }
+                List<String> again = new ArrayList<>();
+                assertTrue(new LayoutMigration(client, TABLE, false, again::add).run().alreadyCurrent(), again.toString());
+            } finally {
+                client.close();
+            }
+        }
+        // Served: a month's top list is its totals by streams, then movie id.
+        Map<String, List<String>> byMonth = new HashMap<>();
+        Map<String, Long> now = new HashMap<>();
+        streamsBefore.forEach((key, streams) -> {
+            now.put(key, streams + added.getOrDefault(key, 0L));
+            byMonth.computeIfAbsent(key.split("\\|")[1], month -> new ArrayList<>()).add(key);
+        });
+        String month = byMonth.entrySet().stream().max(Comparator.comparingInt(entry -> entry.getValue().size()))
+                .orElseThrow().getKey();
+        List<String> expected = byMonth.get(month).stream().sorted(Comparator.comparing((String key) -> -now.get(key))
+                .thenComparing(key -> key)).limit(10).map(key -> key.split("\\|")[0]).toList();
+        try (Moviegraph server = Moviegraph.start(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)), List.of())) {
+            List<String> top = new ArrayList<>();
+            new GraphQLClient(server.port()).query("query($m: YearMonth!) { topMovies(month: $m, limit: 10) { movie { id } } }",
+                    Map.of("m", month)).data().path("topMovies").forEach(entry -> top.add(entry.path("movie").path("id").asText()));
+            assertEquals(expected, top, "top of " + month);
+        }
+    }
+
+    /** What a gateway of layout 3 wrote for a stream: one more on the total, its rank untouched. */
+    private static void countLikeLayoutThree(DynamoDbAsyncClient client, Map<String, AttributeValue> total, Map<String, Long> added) {
+        client.updateItem(update -> update.tableName(TABLE).key(Map.of("pk", total.get("pk"), "sk", total.get("sk")))
+                .updateExpression("ADD streams :one").expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"))))
+                .join();
+        added.merge(key(total), 1L, Long::sum);
+    }
+
+    /** A total as movie|month. */
+    private static String key(Map<String, AttributeValue> total) {
+        return total.get("movieId").s() + "|" + total.get("month").s();
+    }
+
+    private static List<Map<String, AttributeValue>> scan(DynamoDbAsyncClient client) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        Map<String, AttributeValue> from = null;
+        do {
+            ScanRequest.Builder request = ScanRequest.builder().tableName(TABLE).consistentRead(true);
+            if (from != null) {
+                request.exclusiveStartKey(from);
+            }
+            ScanResponse page = client.scan(request.build()).join();
+            items.addAll(page.items());
+            from = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (from != null);
+        return items;
     }
 
     /** Migrates the copy up to {@code layout}, the process dying after {@code writes} writes. */
