@@ -9,9 +9,12 @@ import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.dynamo.DynamoCatalogImport;
 import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.StreamAggregator;
+import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.dynamo.TableModel;
 import dev.moviegraph.dynamo.TopShards;
 import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.metrics.GatewayMetrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -36,6 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /**
  * {@code moviegraph.jar benchmark capacity [options]}: the capacity model. A real server records streams
@@ -57,6 +61,29 @@ final class CapacityBench {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     record Options(int movies, List<Integer> rates, double hotShare, String totals, int clients, int maxThrottles) {
+        Options withMovies(int value) {
+            return new Options(value, rates, hotShare, totals, clients, maxThrottles);
+        }
+
+        Options withRates(List<Integer> value) {
+            return new Options(movies, value, hotShare, totals, clients, maxThrottles);
+        }
+
+        Options withHotShare(double value) {
+            return new Options(movies, rates, value, totals, clients, maxThrottles);
+        }
+
+        Options withTotals(String value) {
+            return new Options(movies, rates, hotShare, value, clients, maxThrottles);
+        }
+
+        Options withClients(int value) {
+            return new Options(movies, rates, hotShare, totals, value, maxThrottles);
+        }
+
+        Options withMaxThrottles(int value) {
+            return new Options(movies, rates, hotShare, totals, clients, value);
+        }
     }
 
     /** One step's outcome. */
@@ -94,19 +121,13 @@ final class CapacityBench {
             for (int i = 0; i < args.length; i += 2) {
                 String value = args[i + 1];
                 options = switch (args[i]) {
-                    case "--movies" -> new Options(Integer.parseInt(value), options.rates(), options.hotShare(),
-                            options.totals(), options.clients(), options.maxThrottles());
-                    case "--rates" -> new Options(options.movies(), Arrays.stream(value.split(","))
-                            .map(String::trim).map(Integer::valueOf).toList(), options.hotShare(), options.totals(),
-                            options.clients(), options.maxThrottles());
-                    case "--hot-share" -> new Options(options.movies(), options.rates(), Double.parseDouble(value),
-                            options.totals(), options.clients(), options.maxThrottles());
-                    case "--totals" -> new Options(options.movies(), options.rates(), options.hotShare(),
-                            value.toLowerCase(Locale.ROOT), options.clients(), options.maxThrottles());
-                    case "--clients" -> new Options(options.movies(), options.rates(), options.hotShare(),
-                            options.totals(), Integer.parseInt(value), options.maxThrottles());
-                    case "--max-throttles" -> new Options(options.movies(), options.rates(), options.hotShare(),
-                            options.totals(), options.clients(), Integer.parseInt(value));
+                    case "--movies" -> options.withMovies(Integer.parseInt(value));
+                    case "--rates" -> options.withRates(Arrays.stream(value.split(","))
+                            .map(String::trim).map(Integer::valueOf).toList());
+                    case "--hot-share" -> options.withHotShare(Double.parseDouble(value));
+                    case "--totals" -> options.withTotals(value.toLowerCase(Locale.ROOT));
+                    case "--clients" -> options.withClients(Integer.parseInt(value));
+                    case "--max-throttles" -> options.withMaxThrottles(Integer.parseInt(value));
                     default -> throw new IllegalArgumentException(args[i]);
                 };
             }
@@ -129,7 +150,9 @@ final class CapacityBench {
              CapacityStandIn standIn = CapacityStandIn.start(dynamo.endpoint(), ledger);
              Moviegraph server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("PORT", "0",
                      "DYNAMODB_ENDPOINT", standIn.endpoint().toString(), "CREATE_TABLE", "true", "LOAD_SAMPLE", "false",
-                     "TOTALS", options.totals(), "WRITE_TOKEN", TOKEN)), List.of())) {
+                     "TOTALS", options.totals(), "AGGREGATOR", "off", "WRITE_TOKEN", TOKEN)), List.of());
+             Aggregation aggregation = options.totals().equals("stream")
+                     ? Aggregation.start(standIn.endpoint(), dynamo.endpoint()) : null) {
             load(dynamo.endpoint(), options.movies());
             out.printf(Locale.ROOT, "%d movies, TOTALS=%s, hot movie %.0f%% of each step, layout %d (the top list in %d"
                     + " partitions a month)%n", options.movies(), options.totals(), 100 * options.hotShare(),
@@ -178,8 +201,8 @@ final class CapacityBench {
                 clients.shutdown();
                 clients.awaitTermination(1, TimeUnit.HOURS);
                 int sent = Math.min(next.get(), rate);
-                if (options.totals().equals("stream")) {
-                    awaitAggregated(http, base, counted.get(0), sent > 0 && movies.length > 0);
+                if (aggregation != null) {
+                    aggregation.countStep(http, base, counted.get(0));
                 }
                 PartitionLedger.Usage busiest = ledger.busiest().orElse(null);
                 double topBefore = topReadUnits(ledger);
@@ -230,17 +253,41 @@ final class CapacityBench {
         }
     }
 
-    /** In stream mode, waits (up to a minute) until the aggregator has counted the hot movie's streams. */
-    private static void awaitAggregated(HttpClient http, URI base, long hotCounted, boolean any) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (any && System.nanoTime() < deadline) {
-            JsonNode total = post(http, base, "{ streamTotal(movieId: \"" + movieId(0) + "\", month: \"" + MONTH
-                    + "\") { streams } }");
-            if (total.path("data").path("streamTotal").path("streams").asLong() >= hotCounted) {
-                Thread.sleep(1_000); // the other movies' records are in the same batches or the next ones
-                return;
+    /**
+     * TOTALS=stream: the stream aggregator, run by the benchmark once per simulated second (as a Lambda
+     * reading a shard's batch of that second), its table calls through the stand-in so they are charged.
+     */
+    private record Aggregation(DynamoDbAsyncClient client, DynamoDbStreamsAsyncClient streams,
+                               StreamAggregator aggregator) implements AutoCloseable {
+        static Aggregation start(URI charged, URI local) {
+            DynamoDbAsyncClient client = DynamoClients.create(charged, List.of());
+            DynamoDbStreamsAsyncClient streams = DynamoClients.createStreams(local);
+            String arn = new TableAdmin(client, "moviegraph").ensureStream(false);
+            // Floors raised after every batch: a simulated second is minutes here, not the 10 s of production.
+            return new Aggregation(client, streams, new StreamAggregator(client, streams, "moviegraph", arn,
+                    new GatewayMetrics(), Duration.ZERO));
+        }
+
+        /** Counts the step's streams: passes over the stream until the hot movie's are in (a minute at most). */
+        void countStep(HttpClient http, URI base, long hotCounted) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (System.nanoTime() < deadline) {
+                aggregator.countOnce();
+                JsonNode total = post(http, base, "{ streamTotal(movieId: \"" + movieId(0) + "\", month: \"" + MONTH
+                        + "\") { streams } }");
+                if (total.path("data").path("streamTotal").path("streams").asLong() >= hotCounted) {
+                    aggregator.countOnce(); // the other movies' records are in the same batches or just after
+                    return;
+                }
+                Thread.sleep(100);
             }
-            Thread.sleep(200);
+        }
+
+        @Override
+        public void close() {
+            aggregator.close();
+            streams.close();
+            client.close();
         }
     }
 

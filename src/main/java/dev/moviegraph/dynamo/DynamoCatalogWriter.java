@@ -77,6 +77,9 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     private final TotalsMode totals;
     private final ExecutorService executor;
     private final ItemWeights weights;
+    /** TOTALS=transactional: the months' top-list floors, and totals this gateway saw reach theirs. */
+    private final TopFloors floors;
+    private final Set<String> atFloor = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** TOTALS=stream: movie titles for stream items, kept a minute (see {@link #recordForAggregator}). */
     private final RecentReads<MovieId, String> titles = new RecentReads<>(java.time.Duration.ofMinutes(1), 100_000);
     /** TOTALS=stream: totals for receipts, kept a second. */
@@ -94,6 +97,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         this.table = table;
         this.totals = totals;
         this.executor = executor;
+        this.floors = new TopFloors(client, table, ShardCounter.RAISE_FLOORS_EVERY);
     }
 
     @Override
@@ -519,25 +523,41 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 throw new NotFoundException("There is no movie " + stream.movieId().value());
             }
             String title = TableModel.MOVIE.decode(movieItem).title();
-            List<TransactWriteItem> items = new ArrayList<>();
-            items.add(check(TableModel.movieKey(stream.movieId()), versionCondition(movieItem)));
-            items.add(TransactWriteItem.builder().put(Put.builder().tableName(table)
-                    .item(TableModel.STREAM.encode(new TableModel.StoredStream(stream.streamId(), stream.movieId(),
-                            stream.at(), stream.month(), title)))
-                    .conditionExpression("attribute_not_exists(#pk)")
-                    .expressionAttributeNames(Map.of("#pk", TableModel.PK)).build()).build());
-            if (totals == TotalsMode.TRANSACTIONAL) {
+            String total = stream.movieId().value() + "|" + stream.month();
+            long floor = floors.of(stream.month(), context);
+            boolean ranked = floor <= 1 || atFloor.contains(total);
+            for (int guess = 1; ; guess++) {
+                List<TransactWriteItem> items = new ArrayList<>();
+                items.add(check(TableModel.movieKey(stream.movieId()), versionCondition(movieItem)));
+                items.add(TransactWriteItem.builder().put(Put.builder().tableName(table)
+                        .item(TableModel.STREAM.encode(new TableModel.StoredStream(stream.streamId(), stream.movieId(),
+                                stream.at(), stream.month(), title)))
+                        .conditionExpression("attribute_not_exists(#pk)")
+                        .expressionAttributeNames(Map.of("#pk", TableModel.PK)).build()).build());
                 items.add(TransactWriteItem.builder().update(totalIncrement(table, stream.movieId(), stream.month(), title,
-                        1)).build());
-            }
-            try {
-                transact(context, Access.RECORD_STREAM, items);
-            } catch (TransactionCanceledException e) {
-                if (failedCondition(e, 1)) {
-                    return alreadyRecorded(context, stream.streamId());
+                        1, floor, ranked)).build());
+                try {
+                    transact(context, Access.RECORD_STREAM, items);
+                    break;
+                } catch (TransactionCanceledException e) {
+                    if (failedCondition(e, 1)) {
+                        return alreadyRecorded(context, stream.streamId());
+                    }
+                    if (guess < 3 && failedCondition(e, 2)) {
+                        // The total is at its month's top-list floor (or, rarely, still below it): the other update.
+                        ranked = !ranked;
+                        if (ranked) {
+                            if (atFloor.size() > 100_000) {
+                                atFloor.clear();
+                            }
+                            atFloor.add(total);
+                        }
+                        continue;
+                    }
+                    throw e;
                 }
-                throw e;
             }
+            floors.raise(stream.month(), context); // at most once per 10 s per month in this gateway
             return new StreamReceipt(stream.streamId(), stream.month(), true,
                     total(context, stream.movieId(), stream.month()));
         });
@@ -588,11 +608,25 @@ public final class DynamoCatalogWriter implements CatalogWriter {
      * the title is copied only into a new total (putMovie keeps existing copies true).
      */
     static Update totalIncrement(String table, MovieId movieId, YearMonth month, String title, long count) {
+        return totalIncrement(table, movieId, month, title, count, 0, true);
+    }
+
+    /**
+     * The same, knowing the month's top-list floor ({@link TopFloors}): {@code ranked} moves the total in the
+     * top index, on condition that its new count reaches {@code floor}; otherwise it leaves the total's index
+     * entry as it is, on condition that the new count stays below it. One of the two holds: a writer that
+     * guessed wrong gets ConditionalCheckFailed on this item and sends the other.
+     */
+    static Update totalIncrement(String table, MovieId movieId, YearMonth month, String title, long count, long floor,
+                                 boolean ranked) {
         Map<String, AttributeValue> total = new HashMap<>(TableModel.TOTAL.encode(
                 new MonthlyStreams(movieId, title, month, 0)));
         total.keySet().removeAll(TableModel.TOTAL.key(Map.of("movieId", movieId, "month", month)).keySet());
         total.remove(TableModel.STREAMS);
         total.remove(TableModel.TOP_RANK);
+        if (!ranked) {
+            total.remove(TableModel.GSI7_PK);
+        }
         Set<String> copied = new HashSet<>();
         TableModel.TOTAL.copies().forEach(copy -> copied.addAll(copy.attributes().keySet()));
         Map<String, String> names = new HashMap<>();
@@ -608,17 +642,26 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                     : name + " = " + value);
         }
         names.put("#streams", TableModel.STREAMS);
-        names.put("#rank", TableModel.TOP_RANK);
         values.put(":count", number(count));
-        values.put(":zero", number(0));
-        values.put(":ranked", AttributeValue.fromN(TopShards.rank(movieId, count).toPlainString()));
-        // The rank follows from the streams before this update, whoever wrote them (see TopShards).
-        sets.add("#rank = if_not_exists(#streams, :zero) + :ranked");
-        return Update.builder().tableName(table).key(TableModel.totalKey(movieId, month))
+        if (ranked) {
+            names.put("#rank", TableModel.TOP_RANK);
+            values.put(":zero", number(0));
+            values.put(":ranked", AttributeValue.fromN(TopShards.rank(movieId, count).toPlainString()));
+            // The rank follows from the streams before this update, whoever wrote them (see TopShards).
+            sets.add("#rank = if_not_exists(#streams, :zero) + :ranked");
+        }
+        Update.Builder update = Update.builder().tableName(table).key(TableModel.totalKey(movieId, month))
                 .updateExpression("SET " + String.join(", ", sets) + " ADD #streams :count")
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(values)
-                .build();
+                .expressionAttributeNames(names);
+        long threshold = floor - count; // the count before this update that reaches the floor
+        if (ranked && threshold > 0) {
+            values.put(":threshold", number(threshold));
+            update.conditionExpression("#streams >= :threshold");
+        } else if (!ranked) {
+            values.put(":threshold", number(Math.max(threshold, 0)));
+            update.conditionExpression("attribute_not_exists(#streams) OR #streams < :threshold");
+        }
+        return update.expressionAttributeValues(values).build();
     }
 
     private StreamReceipt alreadyRecorded(CallContext context, String streamId) {
@@ -699,21 +742,31 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     /** A copy beyond the first transaction: written unless it is gone or already newer. */
     private void updateIfNewer(CallContext context, Access access, Update update) {
-        Call call = Call.byKey(context, access, 1);
-        UpdateItemRequest request = UpdateItemRequest.builder().tableName(table).key(update.key())
+        updateIf(client, context, access, UpdateItemRequest.builder().tableName(table).key(update.key())
                 .updateExpression(update.updateExpression()).conditionExpression(update.conditionExpression())
                 .expressionAttributeNames(update.expressionAttributeNames())
-                .expressionAttributeValues(update.expressionAttributeValues())
-                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
+                .expressionAttributeValues(update.expressionAttributeValues()));
+    }
+
+    /**
+     * One conditional UpdateItem, reported as one call with the capacity it consumed; false when its
+     * condition failed (nothing written), and DynamoDB's other failures thrown.
+     */
+    static boolean updateIf(DynamoDbAsyncClient client, CallContext context, Access access, UpdateItemRequest.Builder update) {
+        Call call = Call.byKey(context, access, 1);
+        UpdateItemRequest request = update.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .overrideConfiguration(call.override()).build();
         try {
             call.reportWhenDone(client.updateItem(request).thenApply(response -> {
                 call.page(0, Collections.singletonList(response.consumedCapacity()));
                 return response;
             })).join();
+            return true;
         } catch (CompletionException e) {
             if (!(e.getCause() instanceof ConditionalCheckFailedException)) {
                 throw e;
             }
+            return false;
         }
     }
 

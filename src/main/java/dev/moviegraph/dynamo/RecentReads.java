@@ -25,6 +25,14 @@ final class RecentReads<K, V> {
         this.capacity = capacity;
     }
 
+    /** Keeps a value just learnt (a floor this process raised), as if it had been read now. */
+    void put(K key, V value) {
+        if (entries.size() >= capacity) {
+            entries.clear();
+        }
+        entries.put(key, new Entry<>(value, System.nanoTime() + ttlNanos));
+    }
+
     /** The kept value, or the loader's (kept when it is not null). */
     V get(K key, Supplier<V> loader) {
         long now = System.nanoTime();

@@ -1,18 +1,14 @@
 package dev.moviegraph.dynamo;
 
-import static software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS;
 
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CallObserver;
-import dev.moviegraph.catalog.MovieId;
 
 import java.math.BigInteger;
 import java.time.Duration;
-import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,39 +19,29 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
-import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
-import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /**
- * TOTALS=stream: reads the table's change stream and adds the new stream items up into the monthly
- * totals, per movie and month, in batches. Each batch is one transaction that also moves the shard's
- * checkpoint (an item in the table) from the sequence number the batch started after to the last one
- * it covers, on condition that the checkpoint is still where it was. So a crash before the commit
- * repeats the batch from the old checkpoint, a crash after it resumes after the batch, and a second
- * aggregator on the same shard loses the race instead of counting twice: every stream is counted
- * exactly once. Parent shards are drained before their children, which keeps per-key order.
+ * TOTALS=stream, in process: reads the table's change stream, every shard in turn (parents drained
+ * before their children, which keeps per-key order), and has each batch of up to
+ * {@value #MAX_BATCH_RECORDS} streams counted by a {@link ShardCounter}, exactly once whatever stops or
+ * races it. The embedded default runs one in the gateway; at scale the same counting runs in a Lambda
+ * function per shard (see docs/operations.md), and gateways set AGGREGATOR=off.
  */
 public final class StreamAggregator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamAggregator.class);
-    /** Totals per transaction: DynamoDB allows 100 items, one is the checkpoint. */
-    static final int MAX_TOTALS_PER_BATCH = 99;
     private static final Duration IDLE = Duration.ofMillis(200);
 
-    private final DynamoDbAsyncClient dynamo;
     private final DynamoDbStreamsAsyncClient streams;
-    private final String table;
     private final String streamArn;
-    private final CallContext context;
+    private final ShardCounter counter;
     /** How far this aggregator has read each shard, which may be past its checkpoint (see drain). */
     private final Map<String, Cursor> cursors = new HashMap<>();
     /** Shards whose refusal was logged already (DynamoDB Local refuses an iterator after its newest record). */
@@ -65,11 +51,15 @@ public final class StreamAggregator implements AutoCloseable {
 
     public StreamAggregator(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams, String table,
                             String streamArn, CallObserver observer) {
-        this.dynamo = dynamo;
+        this(dynamo, streams, table, streamArn, observer, ShardCounter.RAISE_FLOORS_EVERY);
+    }
+
+    /** {@code raiseFloorsEvery}: how often a month's top-list floor is raised at most (see {@link TopFloors}). */
+    public StreamAggregator(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams, String table,
+                            String streamArn, CallObserver observer, Duration raiseFloorsEvery) {
         this.streams = streams;
-        this.table = table;
         this.streamArn = streamArn;
-        this.context = new CallContext(observer, List.of("aggregator"));
+        this.counter = new ShardCounter(dynamo, table, new CallContext(observer, List.of("aggregator")), raiseFloorsEvery);
     }
 
     public synchronized StreamAggregator start() {
@@ -79,6 +69,19 @@ public final class StreamAggregator implements AutoCloseable {
         thread.start();
         LOG.info("Stream aggregator started on {}", streamArn);
         return this;
+    }
+
+    /**
+     * One pass over the stream without a thread of its own: what a Lambda invocation per shard does, for a
+     * caller that decides when (the capacity benchmark, once per simulated second).
+     */
+    public boolean countOnce() {
+        running = true;
+        try {
+            return drainAll();
+        } finally {
+            running = false;
+        }
     }
 
     /** Stops after the batch in hand; what it has not committed is counted by the next aggregator. */
@@ -118,15 +121,19 @@ public final class StreamAggregator implements AutoCloseable {
         }
     }
 
-    /** One pass over every open shard; true when anything was counted or checkpointed. */
-    boolean drainAll() {
+    /**
+     * One pass over every open shard, parents before children; true when anything was counted or
+     * checkpointed. Each shard is read to its current end in batches of up to {@value #MAX_BATCH_RECORDS}
+     * records (a Lambda's largest batch), each counted by the {@link ShardCounter}.
+     */
+    public boolean drainAll() {
         List<Shard> shards = shards();
         Set<String> open = new HashSet<>();
-        Map<String, Checkpoint> checkpoints = new HashMap<>();
+        Map<String, ShardCounter.Position> positions = new HashMap<>();
         for (Shard shard : shards) {
-            Checkpoint checkpoint = checkpoint(shard.shardId());
-            checkpoints.put(shard.shardId(), checkpoint);
-            if (!checkpoint.closed()) {
+            ShardCounter.Position position = counter.position(shard.shardId());
+            positions.put(shard.shardId(), position);
+            if (!position.closed()) {
                 open.add(shard.shardId());
             }
         }
@@ -134,7 +141,7 @@ public final class StreamAggregator implements AutoCloseable {
         for (Shard shard : shards) {
             boolean parentPending = shard.parentShardId() != null && open.contains(shard.parentShardId());
             if (open.contains(shard.shardId()) && !parentPending && running) {
-                progressed |= drain(shard, checkpoints.get(shard.shardId()));
+                progressed |= drain(shard, positions.get(shard.shardId()));
             }
         }
         return progressed;
@@ -145,19 +152,22 @@ public final class StreamAggregator implements AutoCloseable {
     }
 
     /**
-     * Reads the shard from where this aggregator last was (or its checkpoint) to its current end. Only
-     * batches that count something are committed: the checkpoint item is itself written to the table,
-     * so committing after records that count nothing (the checkpoints' own) would feed itself forever.
-     * Records passed over that way are only read again after a restart, and they count nothing.
+     * Reads the shard from where this aggregator last was (or its checkpoint) to its current end, batch by
+     * batch. A batch with a stream in it is counted and moves the checkpoint; one without is not committed:
+     * the checkpoint item is itself written to the table, so committing after records that count nothing
+     * (the checkpoints' own) would feed itself forever. Records passed over that way are read again only
+     * after a restart, and they count nothing. A batch the checkpoint says is pending (a reader stopped
+     * between its transactions) is read again, exactly to its end, and finished first.
      */
-    private boolean drain(Shard shard, Checkpoint checkpoint) {
+    private boolean drain(Shard shard, ShardCounter.Position position) {
         String shardId = shard.shardId();
-        Cursor cursor = cursors.get(shardId);
-        String seen = cursor != null ? cursor.seen() : checkpoint.sequence();
+        Cursor cursor = position.pending() != null ? null : cursors.get(shardId);
+        String seen = cursor != null ? cursor.seen() : position.sequence();
         String ending = shard.sequenceNumberRange() == null ? null : shard.sequenceNumberRange().endingSequenceNumber();
-        if (ending != null && seen != null && new BigInteger(seen).compareTo(new BigInteger(ending)) >= 0) {
+        if (position.pending() == null && ending != null && seen != null
+                && new BigInteger(seen).compareTo(new BigInteger(ending)) >= 0) {
             // Read to its end and closed: no iterator after its last record is needed, the children take over.
-            commit(shardId, Map.of(), checkpoint.sequence(), seen, true);
+            counter.count(shardId, position, List.of(), seen, true);
             cursors.remove(shardId);
             return true;
         }
@@ -165,29 +175,68 @@ public final class StreamAggregator implements AutoCloseable {
         String iterator = fresh ? iteratorAfter(shardId, seen) : cursor.iterator();
         // A fresh iterator may start before where this aggregator was (see iteratorAfter): skip that part.
         BigInteger skipUpTo = fresh && seen != null ? new BigInteger(seen) : null;
+        BigInteger pendingEnd = position.pending() == null ? null : new BigInteger(position.pending());
+        List<ShardCounter.Counted> batch = new ArrayList<>();
+        String last = null;
         boolean progressed = false;
-        String persisted = checkpoint.sequence();
         while (iterator != null && running) {
             GetRecordsResponse page = streams.getRecords(GetRecordsRequest.builder().shardIterator(iterator)
                     .limit(1000).build()).join();
-            if (page.records().isEmpty()) {
-                if (page.nextShardIterator() == null) {
-                    commit(shardId, Map.of(), persisted, seen, true);
-                    cursors.remove(shardId);
-                    return true;
+            iterator = page.nextShardIterator();
+            boolean reachedPending = false;
+            for (Record record : page.records()) {
+                BigInteger sequence = new BigInteger(record.dynamodb().sequenceNumber());
+                if (skipUpTo != null && sequence.compareTo(skipUpTo) <= 0) {
+                    continue;
                 }
-                // Not the next iterator: after an empty read DynamoDB Local's one never sees later
-                // records. The next pass asks for a fresh one after the last record read.
+                if (pendingEnd != null && sequence.compareTo(pendingEnd) > 0) {
+                    reachedPending = true;
+                    break;
+                }
+                Map<String, AttributeValue> image = record.dynamodb().newImage();
+                if (record.eventName() == OperationType.INSERT && image != null && TableModel.is(image, TableModel.STREAM)) {
+                    TableModel.StoredStream stream = TableModel.STREAM.decode(image);
+                    batch.add(new ShardCounter.Counted(stream.movieId(), stream.month()));
+                }
+                last = record.dynamodb().sequenceNumber();
+                if (pendingEnd != null && sequence.equals(pendingEnd)) {
+                    reachedPending = true;
+                    break;
+                }
+            }
+            boolean closed = iterator == null && !reachedPending;
+            boolean full = batch.size() >= MAX_BATCH_RECORDS || reachedPending;
+            if (!full && !closed && !page.records().isEmpty()) {
+                if (last != null) {
+                    seen = last;
+                }
+                cursors.put(shardId, new Cursor(iterator, seen));
+                continue; // more of this batch to read
+            }
+            if (pendingEnd != null && !reachedPending) {
+                throw new IllegalStateException("Shard " + shardId + " ended before its pending batch's last record "
+                        + position.pending() + "; the stream may have trimmed it");
+            }
+            String to = last != null ? last : seen;
+            if (!batch.isEmpty() || pendingEnd != null || closed) {
+                counter.count(shardId, position, batch, to, closed);
+                position = new ShardCounter.Position(to, closed, null, 0);
+                progressed = true;
+                batch.clear();
+                pendingEnd = null;
+            }
+            seen = to;
+            last = null;
+            if (closed) {
+                cursors.remove(shardId); // the children take over
+                return progressed;
+            }
+            if (reachedPending || page.records().isEmpty()) {
+                // Records past a pending batch were left in this page, or DynamoDB Local's iterator after an
+                // empty read never sees later records: the next pass asks for a fresh one after the last read.
                 cursors.put(shardId, new Cursor(null, seen));
                 return progressed;
             }
-            List<Record> unread = page.records().stream().filter(record -> skipUpTo == null
-                    || new BigInteger(record.dynamodb().sequenceNumber()).compareTo(skipUpTo) > 0).toList();
-            Batch batch = apply(shardId, unread, persisted);
-            seen = page.records().get(page.records().size() - 1).dynamodb().sequenceNumber();
-            persisted = batch.persisted();
-            progressed |= batch.counted();
-            iterator = page.nextShardIterator();
             cursors.put(shardId, new Cursor(iterator, seen));
         }
         return progressed;
@@ -223,99 +272,6 @@ public final class StreamAggregator implements AutoCloseable {
     private record Cursor(String iterator, String seen) {
     }
 
-    /** What a page did: the checkpoint stored, and whether anything counted. */
-    private record Batch(String persisted, boolean counted) {
-    }
-
-    /** Counts a page of records in batches of at most 99 totals, each committed with its checkpoint. */
-    private Batch apply(String shardId, List<Record> records, String persisted) {
-        Map<List<String>, Long> counts = new LinkedHashMap<>();
-        String from = persisted;
-        String last = null;
-        boolean counted = false;
-        for (Record record : records) {
-            Map<String, AttributeValue> image = record.dynamodb().newImage();
-            if (record.eventName() == OperationType.INSERT && image != null
-                    && TableModel.is(image, TableModel.STREAM)) {
-                TableModel.StoredStream stream = TableModel.STREAM.decode(image);
-                List<String> key = List.of(stream.movieId().value(), stream.month().toString());
-                if (!counts.containsKey(key) && counts.size() == MAX_TOTALS_PER_BATCH) {
-                    commit(shardId, counts, from, last, false);
-                    counts.clear();
-                    from = last;
-                }
-                counts.merge(key, 1L, Long::sum);
-                counted = true;
-            }
-            last = record.dynamodb().sequenceNumber();
-        }
-        if (!counts.isEmpty()) {
-            commit(shardId, counts, from, last, false);
-            from = last;
-        }
-        return new Batch(from, counted);
-    }
-
-    /**
-     * Adds the counts to their totals and moves the checkpoint from {@code from} to {@code to} in one
-     * transaction. Streams of a movie deleted since are dropped; a new total copies the movie's title.
-     */
-    private void commit(String shardId, Map<List<String>, Long> counts, String from, String to, boolean closed) {
-        List<TransactWriteItem> items = new ArrayList<>();
-        Map<String, String> titles = titles(counts.keySet().stream().map(key -> key.get(0)).distinct().toList());
-        for (Map.Entry<List<String>, Long> count : counts.entrySet()) {
-            String title = titles.get(count.getKey().get(0));
-            if (title != null) {
-                items.add(TransactWriteItem.builder().update(DynamoCatalogWriter.totalIncrement(table,
-                        MovieId.of(count.getKey().get(0)), YearMonth.parse(count.getKey().get(1)), title,
-                        count.getValue())).build());
-            }
-        }
-        Map<String, AttributeValue> checkpoint = TableModel.CHECKPOINT.encode(
-                new TableModel.Checkpoint(shardId, to, closed));
-        Put.Builder put = Put.builder().tableName(table).item(checkpoint)
-                .expressionAttributeNames(Map.of("#sequence", SEQUENCE));
-        if (from == null) {
-            put.conditionExpression("attribute_not_exists(#sequence)");
-        } else {
-            put.conditionExpression("#sequence = :from").expressionAttributeValues(Map.of(":from", fromS(from)));
-        }
-        items.add(TransactWriteItem.builder().put(put.build()).build());
-        try {
-            DynamoCatalogWriter.transact(dynamo, context, Access.AGGREGATE_TOTALS, items);
-        } catch (TransactionCanceledException e) {
-            // Someone else moved this shard's checkpoint: their count stands, start over from it.
-            throw new IllegalStateException("The checkpoint of shard " + shardId + " moved under this aggregator", e);
-        }
-    }
-
-    /** The current title of each movie that still exists. */
-    private Map<String, String> titles(List<String> movieIds) {
-        if (movieIds.isEmpty()) {
-            return Map.of();
-        }
-        List<Map<String, AttributeValue>> keys = movieIds.stream().map(id -> TableModel.movieKey(MovieId.of(id))).toList();
-        Map<String, String> titles = new HashMap<>();
-        for (Map<String, AttributeValue> item : new Batches(dynamo, table).getAll(keys, context).join().items()) {
-            dev.moviegraph.catalog.Movie movie = TableModel.MOVIE.decode(item);
-            titles.put(movie.id().value(), movie.title());
-        }
-        return titles;
-    }
-
-    private Checkpoint checkpoint(String shardId) {
-        var response = dynamo.getItem(GetItemRequest.builder().tableName(table).key(TableModel.checkpointKey(shardId))
-                .consistentRead(true).build()).join();
-        if (!response.hasItem() || response.item().isEmpty()) {
-            return new Checkpoint(null, false);
-        }
-        TableModel.Checkpoint stored = TableModel.CHECKPOINT.decode(response.item());
-        return new Checkpoint(stored.sequenceNumber(), stored.closed());
-    }
-
-    /** The checkpoint's attribute its conditional writes compare, as the table model names it. */
-    private static final String SEQUENCE = TableModel.CHECKPOINT.attribute("sequenceNumber");
-
-    private record Checkpoint(String sequence, boolean closed) {
-    }
+    /** Records per batch: Lambda's largest batch for a DynamoDB stream. */
+    static final int MAX_BATCH_RECORDS = 10_000;
 }

@@ -89,8 +89,16 @@ public final class TableModel {
     public record StoredStream(String streamId, MovieId movieId, Instant at, YearMonth month, String movieTitle) {
     }
 
-    /** The stream aggregator's position in one shard of the table's change stream (TOTALS=stream). */
-    public record Checkpoint(String shardId, String sequenceNumber, boolean closed) {
+    /**
+     * The stream aggregator's position in one shard of the table's change stream (TOTALS=stream): every
+     * record up to {@code sequenceNumber} is counted. While a batch that needed several transactions is
+     * being committed, {@code pending} is the batch's last record and {@code done} how many of its
+     * transactions are in, so whoever reads the checkpoint next finishes that batch, never counts it twice.
+     */
+    public record Checkpoint(String shardId, String sequenceNumber, boolean closed, String pending, Integer done) {
+        public Checkpoint(String shardId, String sequenceNumber, boolean closed) {
+            this(shardId, sequenceNumber, closed, null, null);
+        }
     }
 
     /** The holder of a named lease, until {@code heldUntil} (epoch milliseconds), in its {@code term}. */
@@ -103,6 +111,13 @@ public final class TableModel {
      */
     public record Change(long term, long sequence, List<String> movies, List<String> months, boolean everything,
                          long expiresAt) {
+    }
+
+    /**
+     * A month's top-list floor: at least {@link TopFloors#KEPT} totals of the month have {@code streams} or
+     * more, so a total below it cannot be in the top 100, and its updates need not move it in the top index.
+     */
+    public record TopFloor(YearMonth month, long streams) {
     }
 
     /** Facts about the table itself: its layout version, and markers of finished loads. */
@@ -221,6 +236,10 @@ public final class TableModel {
     static final Entity<Checkpoint> CHECKPOINT = Entity.of("checkpoint", Checkpoint.class)
             .key(PK, "agg#checkpoints").key(SK, "shard#{shardId}");
 
+    static final Entity<TopFloor> TOP_FLOOR = Entity.of("topFloor", TopFloor.class)
+            .store("streams", "floor")
+            .key(PK, "topfloor#{month}").key(SK, "topfloor#{month}");
+
     static final Entity<Meta> META = Entity.of("meta", Meta.class)
             .key(PK, "meta#{name}").key(SK, "meta#{name}");
 
@@ -247,7 +266,7 @@ public final class TableModel {
             .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
 
     static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
-            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, META, IMPORT, LEASE, CHANGE, PERSISTED_QUERY));
+            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, TOP_FLOOR, META, IMPORT, LEASE, CHANGE, PERSISTED_QUERY));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));

@@ -1,0 +1,207 @@
+package dev.moviegraph.dynamo;
+
+import static software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN;
+import static software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS;
+
+import dev.moviegraph.catalog.CallContext;
+import dev.moviegraph.catalog.MovieId;
+
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * Counts a batch of one stream shard's records into the monthly totals, exactly once whoever reads the
+ * shard (the in-process {@link StreamAggregator}, a Lambda invocation, a second reader that raced the
+ * first). A batch is summed first, one count per movie and month, so a movie streamed 10,000 times in a
+ * batch is one update of its total (and at most one move in its top-index shard), not 10,000. The sums go
+ * in transactions of at most {@value #MAX_TOTALS_PER_TRANSACTION} totals, in key order, each with the
+ * shard's checkpoint: the first on condition that the checkpoint is still where the batch started,
+ * each next one on condition that the one before it is in ({@code pending}, {@code done}); the last moves
+ * the checkpoint to the batch's end. A crash between two of them leaves the checkpoint saying which batch
+ * and how far, and the next reader reads the same records again (a shard's records never change) and
+ * commits the rest; a reader that lost a race fails its condition and starts over from the checkpoint.
+ */
+public final class ShardCounter {
+    /** Totals per transaction: DynamoDB allows 100 items, one is the checkpoint. */
+    static final int MAX_TOTALS_PER_TRANSACTION = 99;
+
+    /** A stream record that counts: one stream of a movie in a month. */
+    public record Counted(MovieId movieId, YearMonth month) {
+    }
+
+    /** Where a shard's counting stands: see {@link TableModel.Checkpoint}. */
+    public record Position(String sequence, boolean closed, String pending, int done) {
+        public static final Position START = new Position(null, false, null, 0);
+    }
+
+    /** How often a process raises a month's top-list floor at most, in production. */
+    public static final java.time.Duration RAISE_FLOORS_EVERY = java.time.Duration.ofSeconds(10);
+    private static final int ATTEMPTS = 3;
+
+    private final DynamoDbAsyncClient dynamo;
+    private final String table;
+    private final CallContext context;
+    private final TopFloors floors;
+    /** Totals this process saw reach their month's floor: their next update is sent ranked first. */
+    private final java.util.Set<String> atFloor = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    public ShardCounter(DynamoDbAsyncClient dynamo, String table, CallContext context) {
+        this(dynamo, table, context, RAISE_FLOORS_EVERY);
+    }
+
+    /** {@code raiseFloorsEvery}: see {@link TopFloors}; zero raises after every batch. */
+    public ShardCounter(DynamoDbAsyncClient dynamo, String table, CallContext context, java.time.Duration raiseFloorsEvery) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.context = context;
+        this.floors = new TopFloors(dynamo, table, raiseFloorsEvery);
+    }
+
+    /** The shard's checkpoint, read consistently. */
+    public Position position(String shardId) {
+        var response = dynamo.getItem(GetItemRequest.builder().tableName(table).key(TableModel.checkpointKey(shardId))
+                .consistentRead(true).build()).join();
+        if (!response.hasItem() || response.item().isEmpty()) {
+            return Position.START;
+        }
+        TableModel.Checkpoint stored = TableModel.CHECKPOINT.decode(response.item());
+        return new Position(stored.sequenceNumber(), stored.closed(), stored.pending(),
+                stored.done() == null ? 0 : stored.done());
+    }
+
+    /**
+     * Counts {@code streams}, the records that count among those after {@code at} up to {@code to}, and moves
+     * the checkpoint to {@code to} ({@code closing}: the shard is read to its end). When {@code at} has a
+     * pending batch, {@code to} must be its end and {@code streams} its records: the transactions it has
+     * in are skipped. Throws {@link IllegalStateException} when another reader moved the checkpoint.
+     */
+    public void count(String shardId, Position at, List<Counted> streams, String to, boolean closing) {
+        if (at.pending() != null && !at.pending().equals(to)) {
+            throw new IllegalArgumentException("Shard " + shardId + " has a batch to " + at.pending() + " pending, not " + to);
+        }
+        Map<String, Long> sums = new TreeMap<>(); // key order: the same transactions whoever sums the batch
+        Map<String, Counted> byKey = new HashMap<>();
+        for (Counted stream : streams) {
+            String key = stream.movieId().value() + "|" + stream.month();
+            sums.merge(key, 1L, Long::sum);
+            byKey.putIfAbsent(key, stream);
+        }
+        List<List<String>> units = new ArrayList<>();
+        List<String> keys = new ArrayList<>(sums.keySet());
+        for (int from = 0; from < keys.size(); from += MAX_TOTALS_PER_TRANSACTION) {
+            units.add(keys.subList(from, Math.min(keys.size(), from + MAX_TOTALS_PER_TRANSACTION)));
+        }
+        if (units.isEmpty()) {
+            units.add(List.of()); // nothing counted: the checkpoint still moves (a closed shard, say)
+        }
+        for (int i = at.pending() == null ? 1 : at.done() + 1; i <= units.size(); i++) {
+            List<String> unit = units.get(i - 1);
+            Map<String, String> titles = titles(unit.stream().map(key -> byKey.get(key).movieId()).distinct().toList());
+            boolean last = i == units.size();
+            TableModel.Checkpoint next = last ? new TableModel.Checkpoint(shardId, to, closing)
+                    : new TableModel.Checkpoint(shardId, at.sequence(), false, to, i);
+            Map<String, Boolean> ranked = new HashMap<>();
+            for (int attempt = 1; ; attempt++) {
+                List<TransactWriteItem> items = new ArrayList<>();
+                List<String> written = new ArrayList<>();
+                for (String key : unit) {
+                    Counted total = byKey.get(key);
+                    String title = titles.get(total.movieId().value());
+                    if (title == null) {
+                        continue; // a movie deleted since: its streams are dropped with it
+                    }
+                    long count = sums.get(key);
+                    long floor = floors.of(total.month(), context);
+                    boolean rank = ranked.computeIfAbsent(key, k -> count >= floor || atFloor.contains(k));
+                    items.add(TransactWriteItem.builder().update(DynamoCatalogWriter.totalIncrement(table,
+                            total.movieId(), total.month(), title, count, floor, rank)).build());
+                    written.add(key);
+                }
+                items.add(TransactWriteItem.builder().put(checkpointPut(next, at, to, i)).build());
+                try {
+                    DynamoCatalogWriter.transact(dynamo, context, Access.AGGREGATE_TOTALS, items);
+                    break;
+                } catch (TransactionCanceledException e) {
+                    List<String> wrongGuesses = new ArrayList<>();
+                    boolean checkpointMoved = failed(e, items.size() - 1);
+                    for (int item = 0; item < written.size(); item++) {
+                        if (failed(e, item)) {
+                            wrongGuesses.add(written.get(item));
+                        }
+                    }
+                    if (checkpointMoved || wrongGuesses.isEmpty() || attempt == ATTEMPTS) {
+                        // Someone else moved this shard's checkpoint: their count stands, start over from it.
+                        throw new IllegalStateException("The checkpoint of shard " + shardId + " moved under this reader", e);
+                    }
+                    for (String key : wrongGuesses) { // a total at or past its floor, or (rarely) one still below it
+                        boolean rank = !ranked.get(key);
+                        ranked.put(key, rank);
+                        if (rank) {
+                            if (atFloor.size() > 100_000) {
+                                atFloor.clear();
+                            }
+                            atFloor.add(key);
+                        }
+                    }
+                }
+            }
+        }
+        streams.stream().map(Counted::month).distinct().forEach(month -> floors.raise(month, context));
+    }
+
+    private static boolean failed(TransactionCanceledException e, int item) {
+        return e.hasCancellationReasons() && e.cancellationReasons().size() > item
+                && "ConditionalCheckFailed".equals(e.cancellationReasons().get(item).code());
+    }
+
+    /** The checkpoint's write for transaction {@code i} of a batch from {@code at} to {@code to}, on its condition. */
+    private Put checkpointPut(TableModel.Checkpoint next, Position at, String to, int i) {
+        Map<String, String> names = new HashMap<>(Map.of("#pending", PENDING));
+        Map<String, AttributeValue> values = new HashMap<>();
+        String condition;
+        if (i > 1) {
+            names.put("#done", DONE);
+            values.put(":to", fromS(to));
+            values.put(":previous", fromN(Integer.toString(i - 1)));
+            condition = "#pending = :to AND #done = :previous";
+        } else if (at.sequence() == null) {
+            names.put("#sequence", SEQUENCE);
+            condition = "attribute_not_exists(#sequence) AND attribute_not_exists(#pending)";
+        } else {
+            names.put("#sequence", SEQUENCE);
+            values.put(":from", fromS(at.sequence()));
+            condition = "#sequence = :from AND attribute_not_exists(#pending)";
+        }
+        return Put.builder().tableName(table).item(TableModel.CHECKPOINT.encode(next)).conditionExpression(condition)
+                .expressionAttributeNames(names).expressionAttributeValues(values.isEmpty() ? null : values).build();
+    }
+
+    /** The current title of each movie that still exists. */
+    private Map<String, String> titles(List<MovieId> movieIds) {
+        if (movieIds.isEmpty()) {
+            return Map.of();
+        }
+        List<Map<String, AttributeValue>> keys = movieIds.stream().map(TableModel::movieKey).toList();
+        Map<String, String> titles = new HashMap<>();
+        for (Map<String, AttributeValue> item : new Batches(dynamo, table).getAll(keys, context).join().items()) {
+            dev.moviegraph.catalog.Movie movie = TableModel.MOVIE.decode(item);
+            titles.put(movie.id().value(), movie.title());
+        }
+        return titles;
+    }
+
+    private static final String SEQUENCE = TableModel.CHECKPOINT.attribute("sequenceNumber");
+    private static final String PENDING = TableModel.CHECKPOINT.attribute("pending");
+    private static final String DONE = TableModel.CHECKPOINT.attribute("done");
+}

@@ -1,0 +1,228 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.moviegraph.catalog.CallContext;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.dynamo.DynamoCatalogImport;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.ShardCounter;
+import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.metrics.GatewayMetrics;
+
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+
+/**
+ * A batch of a stream shard is summed per movie and month and committed in transactions of 99 totals,
+ * each moving the shard's checkpoint: a reader killed between two of them leaves the batch pending, and
+ * the next reader finishes it without counting any stream twice; a reader that lost a race to another
+ * on the same shard counts nothing.
+ */
+class ShardCounterTest {
+    private static final String TABLE = "moviegraph";
+    private static final YearMonth MONTH = YearMonth.of(2024, 6);
+    private static final int MOVIES = 150;
+    private static EmbeddedDynamo dynamo;
+    private static DynamoDbAsyncClient client;
+
+    @BeforeAll
+    static void table() {
+        dynamo = EmbeddedDynamo.ephemeral(false);
+        client = DynamoClients.create(dynamo.endpoint(), List.of());
+        new TableAdmin(client, TABLE).ensureTable();
+        List<Movie> movies = new ArrayList<>();
+        for (int m = 0; m < MOVIES; m++) {
+            movies.add(new Movie(MovieId.of(id(m)), "m" + m, 2000, null, List.of(), null));
+        }
+        new DynamoCatalogImport(client, TABLE, 4).write(movies);
+    }
+
+    @AfterAll
+    static void close() {
+        client.close();
+        dynamo.close();
+    }
+
+    private static String id(int movie) {
+        return String.format("tt7%07d", movie);
+    }
+
+    private static ShardCounter counter(DynamoDbAsyncClient with) {
+        return new ShardCounter(with, TABLE, new CallContext(new GatewayMetrics(), List.of("test")));
+    }
+
+    /** Movie m streamed m + 1 times: 150 totals, so two transactions. */
+    private static List<ShardCounter.Counted> batch(Map<String, Long> expected) {
+        List<ShardCounter.Counted> streams = new ArrayList<>();
+        for (int m = 0; m < MOVIES; m++) {
+            for (int s = 0; s <= m; s++) {
+                streams.add(new ShardCounter.Counted(MovieId.of(id(m)), MONTH));
+            }
+            expected.merge(id(m), (long) m + 1, Long::sum);
+        }
+        java.util.Collections.shuffle(streams, new java.util.Random(7));
+        return streams;
+    }
+
+    private static long total(int movie) {
+        Map<String, AttributeValue> item = client.getItem(get -> get.tableName(TABLE).consistentRead(true)
+                .key(Map.of("pk", AttributeValue.fromS("mov#" + id(movie)), "sk", AttributeValue.fromS("tot#" + MONTH))))
+                .join().item();
+        return item == null || item.isEmpty() ? 0 : Long.parseLong(item.get("streams").n());
+    }
+
+    @Test
+    void aReaderKilledBetweenTransactionsLeavesTheBatchPendingAndTheNextOneFinishesItOnce() {
+        String shard = "shard-killed";
+        Map<String, Long> expected = new HashMap<>();
+        List<ShardCounter.Counted> first = batch(expected);
+        DynamoDbAsyncClient dying = DynamoClients.create(dynamo.endpoint(), List.of(new DiesAtTransaction(2)));
+        try {
+            assertThrows(RuntimeException.class, () -> counter(dying).count(shard, ShardCounter.Position.START, first,
+                    "1000", false));
+        } finally {
+            dying.close();
+        }
+        ShardCounter.Position pending = counter(client).position(shard);
+        assertNull(pending.sequence());
+        assertEquals("1000", pending.pending());
+        assertEquals(1, pending.done(), "the first 99 totals are in, the other 51 not");
+        long halfway = 0;
+        for (int m = 0; m < MOVIES; m++) {
+            halfway += total(m);
+        }
+        assertEquals(expected.entrySet().stream().sorted(Map.Entry.comparingByKey()).limit(99)
+                .mapToLong(Map.Entry::getValue).sum(), halfway);
+
+        counter(client).count(shard, pending, first, "1000", false);
+        ShardCounter.Position done = counter(client).position(shard);
+        assertEquals("1000", done.sequence());
+        assertNull(done.pending());
+        // The next batch of the shard, after the first.
+        List<ShardCounter.Counted> second = batch(expected);
+        counter(client).count(shard, done, second, "2000", false);
+        for (int m = 0; m < MOVIES; m++) {
+            assertEquals(expected.get(id(m)), total(m), id(m));
+        }
+    }
+
+    @Test
+    void aReaderThatLostTheRaceForAShardCountsNothing() {
+        String shard = "shard-raced";
+        ShardCounter.Position start = counter(client).position(shard);
+        long before = total(3);
+        List<ShardCounter.Counted> streams = List.of(new ShardCounter.Counted(MovieId.of(id(3)), MONTH));
+        counter(client).count(shard, start, streams, "500", false);
+        IllegalStateException lost = assertThrows(IllegalStateException.class,
+                () -> counter(client).count(shard, start, streams, "500", false));
+        assertEquals(before + 1, total(3), lost.getMessage());
+        assertEquals("500", counter(client).position(shard).sequence());
+    }
+
+    @Test
+    void totalsBelowTheMonthsFloorLeaveTheTopIndexAloneAndTheTopListStaysExact() {
+        YearMonth month = YearMonth.of(2024, 7);
+        List<Movie> movies = new ArrayList<>();
+        for (int m = 0; m < 260; m++) {
+            movies.add(new Movie(MovieId.of(String.format("tt6%07d", m)), "f" + m, 2001, null, List.of(), null));
+        }
+        new DynamoCatalogImport(client, TABLE, 4).write(movies);
+        Map<String, Long> expected = new HashMap<>();
+        List<ShardCounter.Counted> first = new ArrayList<>();
+        for (int m = 0; m < 260; m++) { // movie m streamed m + 1 times: the 200th best has 61
+            for (int s = 0; s <= m; s++) {
+                first.add(new ShardCounter.Counted(movies.get(m).id(), month));
+            }
+            expected.put(movies.get(m).id().value(), (long) m + 1);
+        }
+        ShardCounter counter = new ShardCounter(client, TABLE, new CallContext(new GatewayMetrics(), List.of("test")),
+                java.time.Duration.ZERO);
+        counter.count("shard-floor", ShardCounter.Position.START, first, "100", false);
+        Map<String, AttributeValue> floor = client.getItem(get -> get.tableName(TABLE).consistentRead(true)
+                .key(Map.of("pk", AttributeValue.fromS("topfloor#" + month), "sk", AttributeValue.fromS("topfloor#" + month))))
+                .join().item();
+        assertEquals("61", floor.get("floor").n(), "the 200th best total's streams");
+        String low = movies.get(0).id().value();
+        String rising = movies.get(1).id().value();
+        Map<String, AttributeValue> lowBefore = item(low, month);
+
+        List<ShardCounter.Counted> second = new ArrayList<>();
+        for (int s = 0; s < 5; s++) {
+            second.add(new ShardCounter.Counted(MovieId.of(low), month)); // 6: still far below the floor
+        }
+        for (int s = 0; s < 100; s++) {
+            second.add(new ShardCounter.Counted(MovieId.of(rising), month)); // 102: past it
+        }
+        expected.merge(low, 5L, Long::sum);
+        expected.merge(rising, 100L, Long::sum);
+        counter.count("shard-floor", counter.position("shard-floor"), second, "200", false);
+
+        Map<String, AttributeValue> lowAfter = item(low, month);
+        assertEquals("6", lowAfter.get("streams").n());
+        assertEquals(lowBefore.get("trank"), lowAfter.get("trank"), "below the floor: its index entry did not move");
+        assertEquals(0, new java.math.BigDecimal(item(rising, month).get("trank").n()).compareTo(
+                java.math.BigDecimal.valueOf(102).add(dev.moviegraph.dynamo.TopShards.fraction(MovieId.of(rising)))));
+        List<String> top = new ArrayList<>();
+        for (Map<String, AttributeValue> entry : topOfIndex(month, 100)) {
+            top.add(entry.get("movieId").s());
+        }
+        assertEquals(expected.entrySet().stream().sorted(java.util.Comparator.comparing((Map.Entry<String, Long> e) -> -e.getValue())
+                .thenComparing(Map.Entry::getKey)).limit(100).map(Map.Entry::getKey).toList(), top);
+    }
+
+    private static Map<String, AttributeValue> item(String movie, YearMonth month) {
+        return client.getItem(get -> get.tableName(TABLE).consistentRead(true)
+                .key(Map.of("pk", AttributeValue.fromS("mov#" + movie), "sk", AttributeValue.fromS("tot#" + month))))
+                .join().item();
+    }
+
+    /** The month's top n as the gateway reads it: each shard's first n of the top index, merged by rank. */
+    private static List<Map<String, AttributeValue>> topOfIndex(YearMonth month, int n) {
+        List<Map<String, AttributeValue>> all = new ArrayList<>();
+        for (int shard = 0; shard < dev.moviegraph.dynamo.TopShards.COUNT; shard++) {
+            String partition = String.format("top#%s#%03d", month, shard);
+            all.addAll(client.query(query -> query.tableName(TABLE).indexName("gsi7").keyConditionExpression("gsi7pk = :pk")
+                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition))).scanIndexForward(false)
+                    .limit(n)).join().items());
+        }
+        all.sort(java.util.Comparator.comparing((Map<String, AttributeValue> item) -> new java.math.BigDecimal(item.get("trank").n()))
+                .reversed());
+        return all.subList(0, Math.min(n, all.size()));
+    }
+
+    /** Fails the nth TransactWriteItems and every request after it, as a killed process would. */
+    private static final class DiesAtTransaction implements ExecutionInterceptor {
+        private final int nth;
+        private final AtomicInteger seen = new AtomicInteger();
+
+        DiesAtTransaction(int nth) {
+            this.nth = nth;
+        }
+
+        @Override
+        public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+            if (seen.get() >= nth || context.request() instanceof TransactWriteItemsRequest && seen.incrementAndGet() >= nth) {
+                throw new IllegalStateException("killed");
+            }
+        }
+    }
+}
