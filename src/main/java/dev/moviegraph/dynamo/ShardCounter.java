@@ -40,6 +40,19 @@ public final class ShardCounter {
     public record Counted(MovieId movieId, YearMonth month) {
     }
 
+    /**
+     * The stream a new image of the table records, if it is one, from its attributes as text (a string's or
+     * a number's): how a reader that is handed images in another library's types (a Lambda event) asks.
+     */
+    public static java.util.Optional<Counted> counted(java.util.function.Function<String, String> attribute) {
+        String movie = attribute.apply(TableModel.STREAM.attribute("movieId"));
+        String month = attribute.apply(TableModel.STREAM.attribute("month"));
+        if (!TableModel.STREAM.type().equals(attribute.apply(TableModel.TYPE)) || movie == null || month == null) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new Counted(MovieId.of(movie), YearMonth.parse(month)));
+    }
+
     /** Where a shard's counting stands: see {@link TableModel.Checkpoint}. */
     public record Position(String sequence, boolean closed, String pending, int done) {
         public static final Position START = new Position(null, false, null, 0);

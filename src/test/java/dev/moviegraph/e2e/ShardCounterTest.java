@@ -13,23 +13,19 @@ import dev.moviegraph.dynamo.ShardCounter;
 import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.metrics.GatewayMetrics;
+import dev.moviegraph.support.DiesAtTransaction;
 
 import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 
 /**
  * A batch of a stream shard is summed per movie and month and committed in transactions of 99 totals,
@@ -207,22 +203,5 @@ class ShardCounterTest {
         all.sort(java.util.Comparator.comparing((Map<String, AttributeValue> item) -> new java.math.BigDecimal(item.get("trank").n()))
                 .reversed());
         return all.subList(0, Math.min(n, all.size()));
-    }
-
-    /** Fails the nth TransactWriteItems and every request after it, as a killed process would. */
-    private static final class DiesAtTransaction implements ExecutionInterceptor {
-        private final int nth;
-        private final AtomicInteger seen = new AtomicInteger();
-
-        DiesAtTransaction(int nth) {
-            this.nth = nth;
-        }
-
-        @Override
-        public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-            if (seen.get() >= nth || context.request() instanceof TransactWriteItemsRequest && seen.incrementAndGet() >= nth) {
-                throw new IllegalStateException("killed");
-            }
-        }
     }
 }

@@ -1,0 +1,139 @@
+package dev.moviegraph.lambda;
+
+import dev.moviegraph.catalog.CallContext;
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.config.ConfigException;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.ShardCounter;
+import dev.moviegraph.metrics.GatewayMetrics;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
+import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
+import com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue;
+
+import java.math.BigInteger;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+/**
+ * TOTALS=stream at scale: the stream counter as a Lambda function, in the same jar
+ * ({@code dev.moviegraph.lambda.CountStreamsHandler::handleRequest}), one invocation per shard at a
+ * time, as Lambda reads a DynamoDB stream. The event source mapping must set TumblingWindowInSeconds
+ * (the events then name their shard, which the checkpoint is kept by) and ReportBatchItemFailures, and
+ * leave ParallelizationFactor at 1 (docs/operations.md). Each batch is counted by the same
+ * {@link ShardCounter} as the in-process aggregator: records at or before the shard's checkpoint are a
+ * retried batch's, already counted, and skipped; a batch left pending by an invocation that died is
+ * finished first. On any failure the response names the first record not counted, and Lambda retries
+ * from it: every stream is counted exactly once whatever is retried, split or raced.
+ */
+public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> {
+    private final ShardCounter counter;
+
+    /** What Lambda calls: the table from TABLE_NAME, DynamoDB from DYNAMODB_ENDPOINT (aws) and the function's role. */
+    public CountStreamsHandler() {
+        this(AppConfig.fromEnvironment(System.getenv()));
+    }
+
+    CountStreamsHandler(AppConfig config) {
+        this(DynamoClients.create(endpoint(config), List.of()), config.tableName());
+    }
+
+    public CountStreamsHandler(DynamoDbAsyncClient client, String table) {
+        this.counter = new ShardCounter(client, table, new CallContext(new GatewayMetrics(), List.of("lambda")));
+    }
+
+    private static URI endpoint(AppConfig config) {
+        if (config.endpoint() instanceof AppConfig.Endpoint.Url url) {
+            return url.uri();
+        }
+        if (config.endpoint() instanceof AppConfig.Endpoint.Aws) {
+            return null;
+        }
+        throw new ConfigException("The stream counter needs DYNAMODB_ENDPOINT=aws (or a URL): it counts a table's stream,"
+                + " not an embedded DynamoDB Local");
+    }
+
+    @Override
+    public TimeWindowEventResponse handleRequest(DynamodbTimeWindowEvent event, Context context) {
+        List<DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
+        if (records.isEmpty()) {
+            return counted();
+        }
+        String shard = event.getShardId();
+        if (shard == null) {
+            throw new IllegalStateException("The event names no shard: set TumblingWindowInSeconds on the event source"
+                    + " mapping (see docs/operations.md); nothing was counted");
+        }
+        String first = sequence(records.get(0));
+        try {
+            ShardCounter.Position at = counter.position(shard);
+            List<DynamodbStreamRecord> fresh = after(records, at.sequence());
+            if (fresh.isEmpty()) {
+                return counted(); // a retried batch, already counted
+            }
+            first = sequence(fresh.get(0));
+            if (at.pending() != null) {
+                // An invocation died between the transactions of this batch: finish it, then the rest.
+                List<DynamodbStreamRecord> pending = fresh.stream().filter(record -> !after(record, at.pending())).toList();
+                if (pending.isEmpty() || !sequence(pending.get(pending.size() - 1)).equals(at.pending())) {
+                    return retryFrom(first, context, "the batch does not reach the pending batch's end " + at.pending());
+                }
+                counter.count(shard, at, streams(pending), at.pending(), false);
+                fresh = after(fresh, at.pending());
+                if (fresh.isEmpty()) {
+                    return counted();
+                }
+                first = sequence(fresh.get(0));
+                counter.count(shard, counter.position(shard), streams(fresh), sequence(fresh.get(fresh.size() - 1)), false);
+                return counted();
+            }
+            counter.count(shard, at, streams(fresh), sequence(fresh.get(fresh.size() - 1)), false);
+            return counted();
+        } catch (RuntimeException e) {
+            return retryFrom(first, context, e.toString());
+        }
+    }
+
+    private static TimeWindowEventResponse counted() {
+        return TimeWindowEventResponse.builder().withState(Map.of()).withBatchItemFailures(List.of()).build();
+    }
+
+    /** Lambda retries the batch from {@code sequence}: the records before it are counted. */
+    private static TimeWindowEventResponse retryFrom(String sequence, Context context, String why) {
+        if (context != null && context.getLogger() != null) {
+            context.getLogger().log("Counting stopped at " + sequence + " (" + why + "); Lambda retries from there");
+        }
+        return TimeWindowEventResponse.builder().withState(Map.of())
+                .withBatchItemFailures(List.of(new TimeWindowEventResponse.BatchItemFailure(sequence))).build();
+    }
+
+    private static List<ShardCounter.Counted> streams(List<DynamodbStreamRecord> records) {
+        return records.stream().filter(record -> "INSERT".equals(record.getEventName()))
+                .map(record -> record.getDynamodb().getNewImage())
+                .filter(image -> image != null)
+                .flatMap(image -> ShardCounter.counted(name -> text(image.get(name))).stream())
+                .toList();
+    }
+
+    private static String text(AttributeValue value) {
+        return value == null ? null : value.getS() != null ? value.getS() : value.getN();
+    }
+
+    private static List<DynamodbStreamRecord> after(List<DynamodbStreamRecord> records, String sequence) {
+        return sequence == null ? records : records.stream().filter(record -> after(record, sequence)).toList();
+    }
+
+    private static boolean after(DynamodbStreamRecord record, String sequence) {
+        return new BigInteger(sequence(record)).compareTo(new BigInteger(sequence)) > 0;
+    }
+
+    private static String sequence(DynamodbStreamRecord record) {
+        return record.getDynamodb().getSequenceNumber();
+    }
+}

@@ -1,0 +1,245 @@
+package dev.moviegraph.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.catalog.CallContext;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.StreamRecord;
+import dev.moviegraph.catalog.TotalsMode;
+import dev.moviegraph.dynamo.DynamoCatalogImport;
+import dev.moviegraph.dynamo.DynamoCatalogWriter;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.metrics.GatewayMetrics;
+import dev.moviegraph.support.DiesAtTransaction;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
+import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
+
+/**
+ * The Lambda stream counter against DynamoDB Local's real stream: its records handed to the handler as
+ * Lambda hands them (DynamodbTimeWindowEvent, one shard), retried whole and in overlapping parts, cut
+ * off between two transactions, and given to two invocations at once. Every total ends exact.
+ */
+class CountStreamsHandlerTest {
+    private static final String TABLE = "moviegraph";
+    private static EmbeddedDynamo dynamo;
+    private static DynamoDbAsyncClient client;
+    private static DynamoDbStreamsAsyncClient streams;
+    private static String arn;
+    private static int month = 1;
+
+    @BeforeAll
+    static void table() {
+        dynamo = EmbeddedDynamo.ephemeral(false);
+        client = DynamoClients.create(dynamo.endpoint(), List.of());
+        streams = DynamoClients.createStreams(dynamo.endpoint());
+        new TableAdmin(client, TABLE).ensureTable();
+        arn = new TableAdmin(client, TABLE).ensureStream(false);
+        List<Movie> movies = new ArrayList<>();
+        for (int m = 0; m < 150; m++) {
+            movies.add(new Movie(MovieId.of(id(m)), "l" + m, 2002, null, List.of(), null));
+        }
+        new DynamoCatalogImport(client, TABLE, 4).write(movies);
+    }
+
+    @AfterAll
+    static void close() {
+        streams.close();
+        client.close();
+        dynamo.close();
+    }
+
+    private static String id(int movie) {
+        return String.format("tt5%07d", movie);
+    }
+
+    /** Records streams of a month of its own through the gateway's writer (TOTALS=stream): movie m, m % 7 + 1 times. */
+    private static Map<String, Long> record(String month, int movies) {
+        ExecutorService executor = Executors.newFixedThreadPool(4);
+        DynamoCatalogWriter writer = new DynamoCatalogWriter(client, TABLE, TotalsMode.STREAM, executor);
+        Map<String, Long> expected = new LinkedHashMap<>();
+        try {
+            for (int m = 0; m < movies; m++) {
+                for (int s = 0; s <= m % 7; s++) {
+                    writer.recordStream(new StreamRecord(MovieId.of(id(m)), month + "-" + m + "-" + s,
+                            Instant.parse(month + "-03T10:00:00Z")), new CallContext(new GatewayMetrics(), List.of("t"))).join();
+                }
+                expected.put(id(m), (long) m % 7 + 1);
+            }
+        } finally {
+            executor.shutdown();
+        }
+        return expected;
+    }
+
+    /**
+     * The stream's records of this month's stream items, by shard, as Lambda would hand them; the shard
+     * named with the month, so each test counts into a checkpoint of its own.
+     */
+    private static Map<String, List<DynamodbStreamRecord>> recordsOf(String month) {
+        Map<String, List<DynamodbStreamRecord>> byShard = new LinkedHashMap<>();
+        var shards = streams.describeStream(describe -> describe.streamArn(arn)).join().streamDescription().shards();
+        for (var shard : shards) {
+            String iterator = streams.getShardIterator(get -> get.streamArn(arn).shardId(shard.shardId())
+                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).join().shardIterator();
+            while (iterator != null) {
+                String from = iterator;
+                var page = streams.getRecords(get -> get.shardIterator(from).limit(1000)).join();
+                for (Record record : page.records()) {
+                    Map<String, AttributeValue> image = record.dynamodb().newImage();
+                    boolean ours = image != null && image.containsKey("month") && image.get("month").s() != null
+                            && image.get("month").s().equals(month);
+                    if (ours) { // each test's shard is its month's: a checkpoint of its own
+                        byShard.computeIfAbsent(shard.shardId() + "/" + month, s -> new ArrayList<>()).add(lambdaRecord(record));
+                    }
+                }
+                iterator = page.records().isEmpty() ? null : page.nextShardIterator();
+            }
+        }
+        return byShard;
+    }
+
+    private static DynamodbStreamRecord lambdaRecord(Record record) {
+        Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> image = new HashMap<>();
+        if (record.dynamodb().newImage() != null) {
+            record.dynamodb().newImage().forEach((name, value) -> {
+                var converted = new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue();
+                if (value.s() != null) {
+                    converted.setS(value.s());
+                } else if (value.n() != null) {
+                    converted.setN(value.n());
+                } else {
+                    return;
+                }
+                image.put(name, converted);
+            });
+        }
+        DynamodbStreamRecord lambda = new DynamodbStreamRecord();
+        lambda.setEventName(record.eventNameAsString());
+        lambda.setDynamodb(new com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord()
+                .withSequenceNumber(record.dynamodb().sequenceNumber()).withNewImage(image));
+        return lambda;
+    }
+
+    private static DynamodbTimeWindowEvent event(String shard, List<DynamodbStreamRecord> records) {
+        DynamodbTimeWindowEvent event = new DynamodbTimeWindowEvent();
+        event.setShardId(shard);
+        event.setRecords(records);
+        return event;
+    }
+
+    private static long total(String movie, String month) {
+        Map<String, AttributeValue> item = client.getItem(get -> get.tableName(TABLE).consistentRead(true)
+                .key(Map.of("pk", AttributeValue.fromS("mov#" + movie), "sk", AttributeValue.fromS("tot#" + month))))
+                .join().item();
+        return item == null || item.isEmpty() ? 0 : Long.parseLong(item.get("streams").n());
+    }
+
+    private static void assertExact(Map<String, Long> expected, String month) {
+        expected.forEach((movie, streams) -> assertEquals(streams, total(movie, month), movie + " " + month));
+    }
+
+    private static synchronized String nextMonth() {
+        return String.format("2019-%02d", month++);
+    }
+
+    @Test
+    void aRetriedBatchAndOverlappingBatchesCountEveryStreamOnce() {
+        String month = nextMonth();
+        Map<String, Long> expected = record(month, 40);
+        CountStreamsHandler handler = new CountStreamsHandler(client, TABLE);
+        recordsOf(month).forEach((shard, records) -> {
+            int half = records.size() / 2;
+            assertTrue(handler.handleRequest(event(shard, records.subList(0, half)), null).getBatchItemFailures().isEmpty());
+            // Lambda retries the first half whole, then hands a batch that overlaps it.
+            assertTrue(handler.handleRequest(event(shard, records.subList(0, half)), null).getBatchItemFailures().isEmpty());
+            assertTrue(handler.handleRequest(event(shard, records.subList(Math.max(0, half - 5), records.size())), null)
+                    .getBatchItemFailures().isEmpty());
+            assertTrue(handler.handleRequest(event(shard, records), null).getBatchItemFailures().isEmpty());
+        });
+        assertExact(expected, month);
+    }
+
+    @Test
+    void anInvocationKilledBetweenTransactionsIsRetriedFromItsFirstRecordAndFinishedOnce() {
+        String month = nextMonth();
+        Map<String, Long> expected = record(month, 150); // 150 totals: two transactions
+        DynamoDbAsyncClient dying = DynamoClients.create(dynamo.endpoint(), List.of(new DiesAtTransaction(2)));
+        try {
+            CountStreamsHandler killed = new CountStreamsHandler(dying, TABLE);
+            recordsOf(month).forEach((shard, records) -> {
+                TimeWindowEventResponse response = killed.handleRequest(event(shard, records), null);
+                assertEquals(1, response.getBatchItemFailures().size(), "the batch is retried");
+                assertEquals(records.get(0).getDynamodb().getSequenceNumber(),
+                        response.getBatchItemFailures().get(0).getItemIdentifier(), "from its first record");
+                assertTrue(new CountStreamsHandler(client, TABLE).handleRequest(event(shard, records), null)
+                        .getBatchItemFailures().isEmpty());
+            });
+        } finally {
+            dying.close();
+        }
+        assertExact(expected, month);
+    }
+
+    @Test
+    void twoInvocationsOnOneShardAtOnceCountItOnce() throws Exception {
+        String month = nextMonth();
+        Map<String, Long> expected = record(month, 120);
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            for (Map.Entry<String, List<DynamodbStreamRecord>> shard : recordsOf(month).entrySet()) {
+                List<Future<TimeWindowEventResponse>> running = new ArrayList<>();
+                for (int i = 0; i < 2; i++) {
+                    running.add(two.submit(() -> new CountStreamsHandler(client, TABLE)
+                            .handleRequest(event(shard.getKey(), shard.getValue()), null)));
+                }
+                for (Future<TimeWindowEventResponse> invocation : running) {
+                    if (!invocation.get().getBatchItemFailures().isEmpty()) { // the one that lost: Lambda retries it
+                        assertTrue(new CountStreamsHandler(client, TABLE).handleRequest(event(shard.getKey(),
+                                shard.getValue()), null).getBatchItemFailures().isEmpty());
+                    }
+                }
+            }
+        } finally {
+            two.shutdown();
+        }
+        assertExact(expected, month);
+    }
+
+    @Test
+    void anEventWithoutItsShardIsRefusedBeforeCountingAnything() {
+        DynamodbStreamRecord record = new DynamodbStreamRecord();
+        record.setDynamodb(new com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord()
+                .withSequenceNumber("1"));
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> new CountStreamsHandler(client, TABLE).handleRequest(event(null, List.of(record)), null));
+        assertTrue(refused.getMessage().contains("TumblingWindowInSeconds"), refused.getMessage());
+        assertFalse(new CountStreamsHandler(client, TABLE).handleRequest(event("s", List.of()), null) == null);
+    }
+}
