@@ -106,6 +106,12 @@ public final class PartitionLedger {
         return thisSecond.getOrDefault(new Key(resource, partition, kind), 0.0);
     }
 
+    /** The units of this kind every partition together took in the current second. */
+    public synchronized double total(Charge.Kind kind) {
+        return thisSecond.entrySet().stream().filter(entry -> entry.getKey().kind() == kind)
+                .mapToDouble(Map.Entry::getValue).sum();
+    }
+
     /** Requests refused so far. */
     public synchronized long throttles() {
         return throttles;

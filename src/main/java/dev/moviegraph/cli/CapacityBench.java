@@ -88,11 +88,18 @@ final class CapacityBench {
 
     /** One step's outcome. */
     record Step(int rate, int sent, long throttles, int refusedStreams, String hottest, double hottestUnits,
-                double top10Units, boolean exact) {
+                double top10Units, boolean exact, double writeUnits, double readUnits) {
         String line() {
-            return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f top10_units=%.1f exact=%s%s", rate,
-                    throttles, hottest, hottestUnits, top10Units, exact ? "yes" : "no",
+            return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f top10_units=%.1f exact=%s"
+                            + " write_units_per_stream=%.2f read_units_per_stream=%.2f%s", rate,
+                    throttles, hottest, hottestUnits, top10Units, exact ? "yes" : "no", perStream(writeUnits),
+                    perStream(readUnits),
                     sent < rate ? " (stopped after " + sent + " streams: " + refusedStreams + " refused)" : "");
+        }
+
+        /** Units of the whole second (recording, aggregating, raising floors) per stream sent. */
+        double perStream(double units) {
+            return sent == 0 ? 0 : units / sent;
         }
     }
 
@@ -205,22 +212,27 @@ final class CapacityBench {
                     aggregation.countStep(http, base, counted.get(0));
                 }
                 PartitionLedger.Usage busiest = ledger.busiest().orElse(null);
+                double writeUnits = ledger.total(Charge.Kind.WRITE);
+                double readUnits = ledger.total(Charge.Kind.READ);
                 double topBefore = topReadUnits(ledger);
                 JsonNode top = post(http, base, "{ topMovies(month: \"" + MONTH + "\", limit: 10) { streams } }");
                 double topUnits = topReadUnits(ledger) - topBefore;
                 Step step = new Step(rate, sent, ledger.throttles() - throttlesBefore, refused.get(),
                         busiest == null ? "-" : busiest.key().resource() + "/" + busiest.key().partition()
                                 + "[" + busiest.key().kind().name().toLowerCase(Locale.ROOT) + "]",
-                        busiest == null ? 0 : busiest.unitsPerSecond(), topUnits, exact(top, counted));
+                        busiest == null ? 0 : busiest.unitsPerSecond(), topUnits, exact(top, counted), writeUnits,
+                        readUnits);
                 out.println(step.line());
                 steps.add(step);
             }
             out.println();
-            out.println("| streams/s offered | throttles | hottest key | its units/s | top-10 read units | exact |");
-            out.println("|---|---|---|---|---|---|");
+            out.println("| streams/s offered | throttles | hottest key | its units/s | top-10 read units | exact"
+                    + " | write units per stream | read units per stream |");
+            out.println("|---|---|---|---|---|---|---|---|");
             for (Step step : steps) {
-                out.printf(Locale.ROOT, "| %,d | %d | `%s` | %.0f | %.1f | %s |%n", step.rate(), step.throttles(),
-                        step.hottest(), step.hottestUnits(), step.top10Units(), step.exact() ? "yes" : "no");
+                out.printf(Locale.ROOT, "| %,d | %d | `%s` | %.0f | %.1f | %s | %.2f | %.2f |%n", step.rate(),
+                        step.throttles(), step.hottest(), step.hottestUnits(), step.top10Units(),
+                        step.exact() ? "yes" : "no", step.perStream(step.writeUnits()), step.perStream(step.readUnits()));
             }
         }
         return steps;
