@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /**
@@ -88,12 +89,13 @@ final class CapacityBench {
 
     /** One step's outcome. */
     record Step(int rate, int sent, long throttles, int refusedStreams, String hottest, double hottestUnits,
-                double top10Units, boolean exact, double writeUnits, double readUnits) {
+                double top10Units, boolean exact, double writeUnits, double readUnits, int liveReads,
+                int liveFailures) {
         String line() {
             return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f top10_units=%.1f exact=%s"
-                            + " write_units_per_stream=%.2f read_units_per_stream=%.2f%s", rate,
-                    throttles, hottest, hottestUnits, top10Units, exact ? "yes" : "no", perStream(writeUnits),
-                    perStream(readUnits),
+                            + " write_units_per_stream=%.2f read_units_per_stream=%.2f top10_reads_during=%d failed=%d%s",
+                    rate, throttles, hottest, hottestUnits, top10Units, exact ? "yes" : "no", perStream(writeUnits),
+                    perStream(readUnits), liveReads, liveFailures,
                     sent < rate ? " (stopped after " + sent + " streams: " + refusedStreams + " refused)" : "");
         }
 
@@ -206,7 +208,16 @@ final class CapacityBench {
                     });
                 }
                 clients.shutdown();
-                clients.awaitTermination(1, TimeUnit.HOURS);
+                // A widget reading the top 10 while the streams come in: each read must answer in one round.
+                int liveReads = 0;
+                int liveFailures = 0;
+                while (!clients.awaitTermination(1, TimeUnit.SECONDS)) {
+                    JsonNode live = post(http, base, "{ topMovies(month: \"" + MONTH + "\", limit: 10) { streams } }");
+                    liveReads++;
+                    if (!live.path("errors").isMissingNode() || !live.path("data").path("topMovies").isArray()) {
+                        liveFailures++;
+                    }
+                }
                 int sent = Math.min(next.get(), rate);
                 if (aggregation != null) {
                     aggregation.countStep(http, base, counted.get(0));
@@ -221,10 +232,11 @@ final class CapacityBench {
                         busiest == null ? "-" : busiest.key().resource() + "/" + busiest.key().partition()
                                 + "[" + busiest.key().kind().name().toLowerCase(Locale.ROOT) + "]",
                         busiest == null ? 0 : busiest.unitsPerSecond(), topUnits, exact(top, counted), writeUnits,
-                        readUnits);
+                        readUnits, liveReads, liveFailures);
                 out.println(step.line());
                 steps.add(step);
             }
+            out.println(allExact(dynamo.endpoint(), counted));
             out.println();
             out.println("| streams/s offered | throttles | hottest key | its units/s | top-10 read units | exact"
                     + " | write units per stream | read units per stream |");
@@ -299,6 +311,45 @@ final class CapacityBench {
         public void close() {
             aggregator.close();
             streams.close();
+            client.close();
+        }
+    }
+
+    /**
+     * Whether every movie's total is the number of its streams the server acknowledged, read straight from
+     * DynamoDB Local (not charged): a line saying so, or how many differ.
+     */
+    private static String allExact(URI local, AtomicLongArray counted) {
+        DynamoDbAsyncClient client = DynamoClients.create(local, List.of());
+        try {
+            int wrong = 0;
+            for (int from = 0; from < counted.length(); from += 100) {
+                List<Map<String, AttributeValue>> keys = new ArrayList<>();
+                for (int m = from; m < Math.min(counted.length(), from + 100); m++) {
+                    keys.add(Map.of("pk", AttributeValue.fromS("mov#" + movieId(m)),
+                            "sk", AttributeValue.fromS("tot#" + MONTH)));
+                }
+                Map<String, Long> found = new java.util.HashMap<>();
+                List<Map<String, AttributeValue>> unread = keys;
+                while (!unread.isEmpty()) {
+                    List<Map<String, AttributeValue>> asked = unread;
+                    var response = client.batchGetItem(get -> get.requestItems(Map.of("moviegraph",
+                            software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(asked)
+                                    .consistentRead(true).build()))).join();
+                    response.responses().getOrDefault("moviegraph", List.of()).forEach(item ->
+                            found.put(item.get("movieId").s(), Long.parseLong(item.get("streams").n())));
+                    unread = response.hasUnprocessedKeys() && response.unprocessedKeys().containsKey("moviegraph")
+                            ? response.unprocessedKeys().get("moviegraph").keys() : List.of();
+                }
+                for (int m = from; m < Math.min(counted.length(), from + 100); m++) {
+                    if (found.getOrDefault(movieId(m), 0L) != counted.get(m)) {
+                        wrong++;
+                    }
+                }
+            }
+            return String.format(Locale.ROOT, "every total exact: %s (%,d movies, %,d totals differ from the streams"
+                    + " acknowledged)", wrong == 0 ? "yes" : "no", counted.length(), wrong);
+        } finally {
             client.close();
         }
     }

@@ -67,8 +67,8 @@ class ExecutionLimitsTest {
 
     @Test
     void aResultPastMaxResultNodesSaysSoInsteadOfSilentlyDroppingFields() {
-        // 30 totals x (streams, month, movie, id, title) is past 100 result nodes, within one read unit
-        String query = "{ topMovies(month: \"2024-05\", limit: 30) { streams month movie { id title } } }";
+        // 30 movies x (edge, node, id, title, year) is past 100 result nodes, within the read budget of 2
+        String query = "{ browseMovies(genre: \"Drama\", first: 30) { edges { node { id title year } } } }";
 
         Response response = client.query(query);
 
@@ -77,7 +77,7 @@ class ExecutionLimitsTest {
         assertTrue(errors.get(0).path("message").asText().contains("MAX_RESULT_NODES"), errors.toString());
         assertEquals(1, errors.size(), "only the limit, not what cutting the result did: " + errors);
         assertTrue(response.data().isNull(), "a cut result would mislead: " + response.raw().body());
-        Response small = client.query("{ topMovies(month: \"2024-05\", limit: 5) { streams month movie { id title } } }");
+        Response small = client.query("{ browseMovies(genre: \"Drama\", first: 5) { edges { node { id title year } } } }");
         assertTrue(small.errors().isMissingNode(), "within the limit: " + small.raw().body());
     }
 
