@@ -15,6 +15,7 @@ import java.util.TreeMap;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
@@ -53,9 +54,17 @@ public final class ShardCounter {
         return java.util.Optional.of(new Counted(MovieId.of(movie), YearMonth.parse(month)));
     }
 
-    /** Where a shard's counting stands: see {@link TableModel.Checkpoint}. */
-    public record Position(String sequence, boolean closed, String pending, int done) {
+    /**
+     * Where a shard's counting stands: see {@link TableModel.Checkpoint}. {@code layout3}: read from where
+     * layout 3 kept checkpoints, so the first transaction writes the shard's own item on condition that
+     * layout 3's is still there.
+     */
+    public record Position(String sequence, boolean closed, String pending, int done, boolean layout3) {
         public static final Position START = new Position(null, false, null, 0);
+
+        public Position(String sequence, boolean closed, String pending, int done) {
+            this(sequence, closed, pending, done, false);
+        }
     }
 
     /** How often a process raises a month's top-list floor at most, in production. */
@@ -81,16 +90,25 @@ public final class ShardCounter {
         this.floors = new TopFloors(dynamo, table, raiseFloorsEvery);
     }
 
-    /** The shard's checkpoint, read consistently. */
+    /** The shard's checkpoint, read consistently (where layout 3 kept it, when the shard has none of its own yet). */
     public Position position(String shardId) {
-        var response = dynamo.getItem(GetItemRequest.builder().tableName(table).key(TableModel.checkpointKey(shardId))
-                .consistentRead(true).build()).join();
-        if (!response.hasItem() || response.item().isEmpty()) {
+        Map<String, AttributeValue> item = read(TableModel.checkpointKey(shardId));
+        if (item != null) {
+            TableModel.Checkpoint stored = TableModel.CHECKPOINT.decode(item);
+            return new Position(stored.sequenceNumber(), stored.closed(), stored.pending(),
+                    stored.done() == null ? 0 : stored.done());
+        }
+        Map<String, AttributeValue> layout3 = read(TableModel.layout3CheckpointKey(shardId));
+        if (layout3 == null) {
             return Position.START;
         }
-        TableModel.Checkpoint stored = TableModel.CHECKPOINT.decode(response.item());
-        return new Position(stored.sequenceNumber(), stored.closed(), stored.pending(),
-                stored.done() == null ? 0 : stored.done());
+        TableModel.Checkpoint stored = TableModel.CHECKPOINT.decode(layout3);
+        return new Position(stored.sequenceNumber(), stored.closed(), null, 0, true);
+    }
+
+    private Map<String, AttributeValue> read(Map<String, AttributeValue> key) {
+        var response = dynamo.getItem(GetItemRequest.builder().tableName(table).key(key).consistentRead(true).build()).join();
+        return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
     }
 
     /**
@@ -141,13 +159,24 @@ public final class ShardCounter {
                             total.movieId(), total.month(), title, count, floor, rank)).build());
                     written.add(key);
                 }
+                if (at.layout3() && i == 1) {
+                    // The shard's first checkpoint of its own: layout 3's must still say where this batch starts.
+                    items.add(TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table)
+                            .key(TableModel.layout3CheckpointKey(shardId)).conditionExpression("#sequence = :from")
+                            .expressionAttributeNames(Map.of("#sequence", SEQUENCE))
+                            .expressionAttributeValues(Map.of(":from", fromS(at.sequence()))).build()).build());
+                }
                 items.add(TransactWriteItem.builder().put(checkpointPut(next, at, to, i)).build());
                 try {
                     DynamoCatalogWriter.transact(dynamo, context, Access.AGGREGATE_TOTALS, items);
                     break;
                 } catch (TransactionCanceledException e) {
                     List<String> wrongGuesses = new ArrayList<>();
-                    boolean checkpointMoved = failed(e, items.size() - 1);
+                    boolean checkpointMoved = failed(e, items.size() - 1) || at.layout3() && i == 1 && failed(e, items.size() - 2);
+                    if (throttled(e)) {
+                        throw new IllegalStateException("DynamoDB throttled the totals of shard " + shardId
+                                + "; the batch is counted again from the checkpoint", e);
+                    }
                     for (int item = 0; item < written.size(); item++) {
                         if (failed(e, item)) {
                             wrongGuesses.add(written.get(item));
@@ -173,6 +202,10 @@ public final class ShardCounter {
         streams.stream().map(Counted::month).distinct().forEach(month -> floors.raise(month, context));
     }
 
+    private static boolean throttled(TransactionCanceledException e) {
+        return e.hasCancellationReasons() && e.cancellationReasons().stream().anyMatch(reason -> "ThrottlingError".equals(reason.code()));
+    }
+
     private static boolean failed(TransactionCanceledException e, int item) {
         return e.hasCancellationReasons() && e.cancellationReasons().size() > item
                 && "ConditionalCheckFailed".equals(e.cancellationReasons().get(item).code());
@@ -188,7 +221,7 @@ public final class ShardCounter {
             values.put(":to", fromS(to));
             values.put(":previous", fromN(Integer.toString(i - 1)));
             condition = "#pending = :to AND #done = :previous";
-        } else if (at.sequence() == null) {
+        } else if (at.sequence() == null || at.layout3()) {
             names.put("#sequence", SEQUENCE);
             condition = "attribute_not_exists(#sequence) AND attribute_not_exists(#pending)";
         } else {

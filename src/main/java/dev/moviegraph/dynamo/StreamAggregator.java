@@ -79,6 +79,9 @@ public final class StreamAggregator implements AutoCloseable {
         running = true;
         try {
             return drainAll();
+        } catch (RuntimeException e) {
+            cursors.clear(); // as the thread does: the next pass starts over from the checkpoints
+            throw e;
         } finally {
             running = false;
         }

@@ -1,6 +1,7 @@
 package dev.moviegraph.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -183,6 +184,38 @@ class ShardCounterTest {
         }
         assertEquals(expected.entrySet().stream().sorted(java.util.Comparator.comparing((Map.Entry<String, Long> e) -> -e.getValue())
                 .thenComparing(Map.Entry::getKey)).limit(100).map(Map.Entry::getKey).toList(), top);
+    }
+
+    @Test
+    void aShardCheckpointedWhereLayoutThreeKeptCheckpointsGoesOnFromThereIntoAnItemOfItsOwn() {
+        String shard = "shard-of-layout-3";
+        client.putItem(put -> put.tableName(TABLE).item(Map.of("pk", AttributeValue.fromS("agg#checkpoints"),
+                "sk", AttributeValue.fromS("shard#" + shard), "type", AttributeValue.fromS("checkpoint"),
+                "shardId", AttributeValue.fromS(shard), "sequenceNumber", AttributeValue.fromS("300")))).join();
+        ShardCounter.Position old = counter(client).position(shard);
+        assertEquals("300", old.sequence());
+        YearMonth month = YearMonth.of(2024, 9);
+        long before = streamsOf(id(5), month);
+        List<ShardCounter.Counted> streams = List.of(new ShardCounter.Counted(MovieId.of(id(5)), month));
+
+        client.updateItem(update -> update.tableName(TABLE).key(Map.of("pk", AttributeValue.fromS("agg#checkpoints"),
+                "sk", AttributeValue.fromS("shard#" + shard))).updateExpression("SET sequenceNumber = :moved")
+                .expressionAttributeValues(Map.of(":moved", AttributeValue.fromS("350")))).join();
+        assertThrows(IllegalStateException.class, () -> counter(client).count(shard, old, streams, "400", false),
+                "a layout 3 aggregator moved it meanwhile: nothing counted");
+        assertEquals(before, streamsOf(id(5), month));
+
+        ShardCounter.Position moved = counter(client).position(shard);
+        counter(client).count(shard, moved, streams, "400", false);
+        assertEquals(before + 1, streamsOf(id(5), month));
+        ShardCounter.Position own = counter(client).position(shard);
+        assertEquals("400", own.sequence());
+        assertFalse(own.layout3(), "the shard's checkpoint is now its own item");
+    }
+
+    private static long streamsOf(String movie, YearMonth month) {
+        Map<String, AttributeValue> found = item(movie, month);
+        return found == null || found.isEmpty() ? 0 : Long.parseLong(found.get("streams").n());
     }
 
     private static Map<String, AttributeValue> item(String movie, YearMonth month) {
