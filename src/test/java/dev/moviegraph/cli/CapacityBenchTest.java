@@ -44,16 +44,16 @@ class CapacityBenchTest {
     }
 
     @Test
-    void streamModeTakesAThousandStreamsASecondOnOneMovieWithoutAThrottle() throws Exception {
+    void streamModeTakesTwiceTheTransactionalCeilingOnOneMovieWithoutAThrottle() throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        // Half of 2,000 streams on one movie: four times what its partition takes with TOTALS=transactional.
-        List<CapacityBench.Step> steps = CapacityBench.run(new CapacityBench.Options(200, List.of(2_000), 0.5,
+        // Half of 1,000 streams on one movie: twice what its partition takes with TOTALS=transactional.
+        List<CapacityBench.Step> steps = CapacityBench.run(new CapacityBench.Options(200, List.of(1_000), 0.5,
                 "stream", 8, 5), new PrintStream(printed, true, StandardCharsets.UTF_8));
         String output = printed.toString(StandardCharsets.UTF_8);
 
         CapacityBench.Step step = steps.get(0);
         assertEquals(0, step.throttles(), output);
-        assertEquals(2_000, step.sent(), output);
+        assertEquals(1_000, step.sent(), output);
         assertTrue(step.exact(), "every stream counted by the aggregator: " + output);
         assertTrue(step.hottestUnits() < 500, output);
         // a put per stream, and the batch's sums: far below a transaction's 6 write units per stream
