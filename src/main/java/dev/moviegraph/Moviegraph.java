@@ -160,11 +160,15 @@ public final class Moviegraph implements AutoCloseable {
             if (config.subscriptions().enabled()) {
                 ChangeFeed feed = ChangeFeed.NONE;
                 try {
-                    String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
-                    if (streams == null) {
-                        streams = DynamoClients.createStreams(endpoint);
+                    if (config.subscriptions().readStream()) {
+                        String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
+                        if (streams == null) {
+                            streams = DynamoClients.createStreams(endpoint);
+                        }
+                        feed = StreamChangeFeed.readingTheStream(client, streams, config.tableName(), arn, Clock.systemUTC());
+                    } else {
+                        feed = StreamChangeFeed.publishedElsewhere(client, config.tableName(), Clock.systemUTC());
                     }
-                    feed = new StreamChangeFeed(client, streams, config.tableName(), arn, Clock.systemUTC());
                 } catch (IllegalStateException e) {
                     LOG.warn("Subscriptions answer once and never update: {}", e.getMessage()
                             .replace("TOTALS=stream needs", "they need"));

@@ -45,9 +45,13 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
      * @param maxConnections    MAX_WS_CONNECTIONS: open sockets per server
      * @param maxPerConnection  MAX_SUBSCRIPTIONS_PER_CONNECTION: operations open on one socket
      * @param initTimeoutMillis WS_INIT_TIMEOUT_MS: how long a socket may wait before connection_init
+     * @param readStream        CHANGE_FEED: {@code stream} (default), a replica with subscribers reads the
+     *                          table's stream for all; {@code published}, the Lambda function of each stream
+     *                          shard publishes the changes and no replica reads the stream
      */
-    public record Subscriptions(boolean enabled, int maxConnections, int maxPerConnection, int initTimeoutMillis) {
-        public static final Subscriptions DEFAULTS = new Subscriptions(true, 1_000, 25, 3_000);
+    public record Subscriptions(boolean enabled, int maxConnections, int maxPerConnection, int initTimeoutMillis,
+                                boolean readStream) {
+        public static final Subscriptions DEFAULTS = new Subscriptions(true, 1_000, 25, 3_000, true);
     }
 
     /**
@@ -192,7 +196,8 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "MAX_WS_CONNECTIONS", Subscriptions.DEFAULTS.maxConnections(), 0, 1_000_000, problems),
                 parseLimit(env, "MAX_SUBSCRIPTIONS_PER_CONNECTION", Subscriptions.DEFAULTS.maxPerConnection(), 1, 1_000,
                         problems),
-                parseLimit(env, "WS_INIT_TIMEOUT_MS", Subscriptions.DEFAULTS.initTimeoutMillis(), 100, 60_000, problems));
+                parseLimit(env, "WS_INIT_TIMEOUT_MS", Subscriptions.DEFAULTS.initTimeoutMillis(), 100, 60_000, problems),
+                parseChangeFeed(env.get("CHANGE_FEED"), problems));
         String trusted = env.get("TRUSTED_DOCUMENTS");
         // The manifest itself is read when the server starts, which reports any problem with it on one line.
         PersistedQueries persisted = new PersistedQueries(parseSwitch(env, "APQ", problems),
@@ -304,6 +309,25 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         problems.add("DYNAMODB_ENDPOINT='" + trimmed
                 + "' must be 'embedded', 'aws', or an http(s):// URL such as http://localhost:8000");
         return new Endpoint.Embedded();
+    }
+
+    /** stream (the default): the replicas read the table's stream; published: something else publishes the changes. */
+    private static boolean parseChangeFeed(String value, List<String> problems) {
+        if (value == null || value.isBlank()) {
+            return true;
+        }
+        switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "stream" -> {
+                return true;
+            }
+            case "published" -> {
+                return false;
+            }
+            default -> {
+                problems.add("CHANGE_FEED='" + value + "' must be stream or published");
+                return true;
+            }
+        }
     }
 
     /** on (the default) or off. */

@@ -102,10 +102,12 @@ enum Access implements CallPattern {
     /** The change feed's reader lease: taken, renewed and given up with conditional writes. */
     FEED_LEASE(CatalogAccess.CHANGE_FEED, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
             ":pk", bind(TableModel.LEASE, PK), ":sk", bind(TableModel.LEASE, SK)),
-    /** A batch of changes, written on condition that the writer still holds the lease in its term. */
-    PUBLISH_CHANGES(CatalogAccess.CHANGE_FEED, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", new Binding(List.of(TableModel.LEASE, TableModel.CHANGE), PK, Bound.FULL),
-            ":sk", new Binding(List.of(TableModel.LEASE, TableModel.CHANGE), SK, Bound.FULL)),
+    /** A publisher's number for its next change: an atomic ADD, whoever publishes (a lease holder, a Lambda shard). */
+    CHANGE_TICKET(CatalogAccess.CHANGE_FEED, "UpdateItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.CHANGE_TICKET, PK), ":sk", bind(TableModel.CHANGE_TICKET, SK)),
+    /** A batch of changes, under its publisher's number. */
+    PUBLISH_CHANGES(CatalogAccess.CHANGE_FEED, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.CHANGE, PK), ":sk", bind(TableModel.CHANGE, SK)),
     /** Every replica with subscribers: the changes published after the last one it saw. */
     CHANGES_SINCE(CatalogAccess.CHANGE_FEED, "Query", Index.TABLE, "pk = :feed AND sk > :after",
             ":feed", bind(TableModel.CHANGE, PK), ":after", bind(TableModel.CHANGE, SK));

@@ -45,32 +45,33 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /**
- * The table's changes for every replica, with one stream reader whatever the number of replicas.
- * DynamoDB throttles a third reader of a stream shard, so replicas cannot each read the stream: the
- * replicas that have subscribers compete for a lease (an item, taken and renewed with conditional
- * writes); its holder reads the stream and publishes what changed as small items of one feed partition
- * ({@code chg#feed}, ordered by term and sequence), each written in a transaction that checks the
- * holder still has the lease in its term, so a holder that lost it cannot publish behind its successor.
- * Every replica with subscribers polls that partition for what came after the last item it saw (one
- * Query every {@link #POLL}). A new holder starts at the stream's end and first publishes "everything",
- * so what nobody read in between is made good by reading the subscriptions again, never lost.
- * With the aggregator (TOTALS=stream) that is two readers per shard.
+ * The table's changes for every replica, with one stream reader per shard whatever the number of
+ * replicas. DynamoDB throttles a third reader of a stream shard, so replicas cannot each read the
+ * stream. Two ways, one log ({@link ChangeLog}) that every replica with subscribers polls:
+ * <ul>
+ * <li>{@link #readingTheStream}: the replicas that have subscribers compete for a lease (an item, taken
+ * and renewed with conditional writes); its holder reads every shard and publishes what changed. A new
+ * holder starts at the stream's end and first publishes "everything", so what nobody read in between is
+ * made good by reading the subscriptions again, never lost. With the in-process aggregator
+ * (TOTALS=stream) that is two readers per shard. For one table and a few replicas.</li>
+ * <li>{@link #publishedElsewhere}: at scale, the Lambda function that reads each shard
+ * ({@code lambda/CountStreamsHandler} or {@code lambda/PublishChangesHandler}) publishes its batches'
+ * changes; the replicas read no stream at all.</li>
+ * </ul>
  */
 public final class StreamChangeFeed implements ChangeFeed {
     private static final Logger LOG = LoggerFactory.getLogger(StreamChangeFeed.class);
-    static final String LEASE_NAME = "change-feed";
+    /** Not "change-feed", the lease of the versions before the log: an old holder publishes where only old replicas read. */
+    static final String LEASE_NAME = "change-log";
     static final Duration POLL = Duration.ofMillis(250);
     /** A holder that stops renewing is replaced after this. */
     static final Duration LEASE_TIME = Duration.ofSeconds(10);
     private static final Duration RENEW_EVERY = Duration.ofSeconds(3);
     private static final Duration TRY_LEASE_EVERY = Duration.ofSeconds(1);
     private static final Duration REDISCOVER_SHARDS = Duration.ofSeconds(5);
-    /** Published changes expire (TTL) after this; replicas read them within a second. */
-    private static final Duration CHANGE_LIFETIME = Duration.ofHours(1);
-    /** A batch naming more movies than this is published as "everything": a bulk write, say an import. */
-    static final int MAX_MOVIES_PER_CHANGE = 500;
 
     private final DynamoDbAsyncClient dynamo;
+    private final ChangeLog log;
     private final DynamoDbStreamsAsyncClient streams;
     private final String table;
     private final String streamArn;
@@ -82,10 +83,9 @@ public final class StreamChangeFeed implements ChangeFeed {
     private Thread thread;
 
     // State of the feed thread only.
-    /** The term and sequence of the last change this replica delivered; null until it has listeners. */
-    private long[] lastSeen;
+    /** Where this replica is in the log; null until it has listeners. */
+    private ChangeLog.Reader reader;
     private long term;
-    private long sequence;
     private long leaseExpiresAt;
     private long nextLeaseAttempt;
     private long nextDiscovery;
@@ -93,13 +93,25 @@ public final class StreamChangeFeed implements ChangeFeed {
     private final Map<String, String> iterators = new LinkedHashMap<>();
     private final Set<String> finished = new HashSet<>();
 
-    public StreamChangeFeed(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams, String table,
-                            String streamArn, Clock clock) {
+    private StreamChangeFeed(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams, String table,
+                             String streamArn, Clock clock) {
         this.dynamo = dynamo;
+        this.log = new ChangeLog(dynamo, table, clock);
         this.streams = streams;
         this.table = table;
         this.streamArn = streamArn;
         this.clock = clock;
+    }
+
+    /** A feed whose replicas with subscribers take turns (a lease) reading the stream and publishing to the log. */
+    public static StreamChangeFeed readingTheStream(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams,
+                                                    String table, String streamArn, Clock clock) {
+        return new StreamChangeFeed(dynamo, streams, table, streamArn, clock);
+    }
+
+    /** A feed that only reads the log: something else (the Lambda function of each shard) publishes to it. */
+    public static StreamChangeFeed publishedElsewhere(DynamoDbAsyncClient dynamo, String table, Clock clock) {
+        return new StreamChangeFeed(dynamo, null, table, null, clock);
     }
 
     @Override
@@ -169,14 +181,14 @@ public final class StreamChangeFeed implements ChangeFeed {
     void step() {
         if (listeners.isEmpty()) {
             release();
-            lastSeen = null;
+            reader = null;
             return;
         }
-        if (lastSeen == null) {
-            lastSeen = newestChange();
+        if (reader == null) {
+            reader = log.reader();
         }
         long now = clock.millis();
-        if (now >= nextLeaseAttempt) {
+        if (streams != null && now >= nextLeaseAttempt) {
             lease(now);
         }
         if (term > 0) {
@@ -224,13 +236,12 @@ public final class StreamChangeFeed implements ChangeFeed {
         }
         if (put(take.build())) {
             term = next;
-            sequence = 0;
             leaseExpiresAt = now + LEASE_TIME.toMillis();
             nextLeaseAttempt = now + RENEW_EVERY.toMillis();
             startAtStreamEnd();
             LOG.info("Change feed: this replica reads the table's stream (lease term {})", term);
             // Whatever changed since the last holder stopped reading is unknown: everyone reads again.
-            publish(CatalogChanges.EVERYTHING);
+            log.publish(CatalogChanges.EVERYTHING);
         }
     }
 
@@ -316,8 +327,7 @@ public final class StreamChangeFeed implements ChangeFeed {
             }
             nextDiscovery = now + REDISCOVER_SHARDS.toMillis();
         }
-        Set<MovieId> movies = new HashSet<>();
-        Set<YearMonth> months = new HashSet<>();
+        ChangedKeys changed = new ChangedKeys();
         boolean lost = false;
         for (Map.Entry<String, String> shard : new ArrayList<>(iterators.entrySet())) {
             GetRecordsResponse page;
@@ -334,13 +344,8 @@ public final class StreamChangeFeed implements ChangeFeed {
             }
             for (Record record : page.records()) {
                 Map<String, AttributeValue> keys = record.dynamodb().keys();
-                if (keys == null || !keys.containsKey(TableModel.PK) || !keys.containsKey(TableModel.SK)) {
-                    continue;
-                }
-                Optional<MovieId> movie = TableModel.movieOfPartition(keys.get(TableModel.PK).s());
-                if (movie.isPresent()) {
-                    movies.add(movie.get());
-                    TableModel.monthOfTotal(keys.get(TableModel.SK).s()).ifPresent(months::add);
+                if (keys != null && keys.containsKey(TableModel.PK) && keys.containsKey(TableModel.SK)) {
+                    changed.add(keys.get(TableModel.PK).s(), keys.get(TableModel.SK).s());
                 }
             }
             if (page.nextShardIterator() == null) {
@@ -351,78 +356,13 @@ public final class StreamChangeFeed implements ChangeFeed {
                 iterators.put(shard.getKey(), page.nextShardIterator());
             }
         }
-        if (lost || movies.size() > MAX_MOVIES_PER_CHANGE) {
-            publish(CatalogChanges.EVERYTHING);
-        } else if (!movies.isEmpty()) {
-            publish(new CatalogChanges(movies, months, false));
-        }
-    }
-
-    /** Writes a change item, on condition that this replica still holds the lease in its term. */
-    private void publish(CatalogChanges changes) {
-        long next = sequence + 1;
-        long now = clock.millis();
-        TableModel.Change change = new TableModel.Change(term, next,
-                changes.movies().stream().map(MovieId::value).sorted().toList(),
-                changes.months().stream().map(YearMonth::toString).sorted().toList(), changes.everything(),
-                (now + CHANGE_LIFETIME.toMillis()) / 1000);
-        ConditionCheck holder = ConditionCheck.builder().tableName(table).key(leaseKey())
-                .conditionExpression("#owner = :me AND #term = :term")
-                .expressionAttributeNames(Map.of("#owner", OWNER, "#term", TERM))
-                .expressionAttributeValues(Map.of(":me", fromS(owner), ":term", fromN(Long.toString(term)))).build();
-        try {
-            dynamo.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
-                    TransactWriteItem.builder().conditionCheck(holder).build(),
-                    TransactWriteItem.builder().put(Put.builder().tableName(table)
-                            .item(TableModel.CHANGE.encode(change)).build()).build()).build()).join();
-            sequence = next;
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof TransactionCanceledException) {
-                LOG.info("Change feed: lost the stream reader lease of term {} while publishing", term);
-                dropLeadership();
-                return;
-            }
-            throw e;
-        }
+        log.publish(lost ? CatalogChanges.EVERYTHING : changed.changes());
     }
 
     // ---- the feed (every replica with listeners)
 
-    /** The newest published change (term and sequence), or none (0, 0): polls start after it. */
-    private long[] newestChange() {
-        QueryResponse newest = dynamo.query(QueryRequest.builder().tableName(table)
-                .keyConditionExpression("#pk = :feed").expressionAttributeNames(Map.of("#pk", TableModel.PK))
-                .expressionAttributeValues(Map.of(":feed", fromS(TableModel.render(TableModel.CHANGE, TableModel.PK,
-                        Map.of())))).scanIndexForward(false).limit(1).consistentRead(true).build()).join();
-        if (newest.items().isEmpty()) {
-            return new long[] {0, 0};
-        }
-        TableModel.Change change = TableModel.CHANGE.decode(newest.items().get(0));
-        return new long[] {change.term(), change.sequence()};
-    }
-
     private void poll() {
-        Set<MovieId> movies = new HashSet<>();
-        Set<YearMonth> months = new HashSet<>();
-        boolean everything = false;
-        Map<String, AttributeValue> start = null;
-        do {
-            QueryRequest.Builder query = Access.CHANGES_SINCE.query(table, Map.of(":feed", Map.of(),
-                    ":after", Map.of("term", lastSeen[0], "sequence", lastSeen[1]))).consistentRead(true);
-            if (start != null) {
-                query.exclusiveStartKey(start);
-            }
-            QueryResponse page = dynamo.query(query.build()).join();
-            for (Map<String, AttributeValue> item : page.items()) {
-                TableModel.Change change = TableModel.CHANGE.decode(item);
-                everything |= change.everything();
-                change.movies().forEach(id -> movies.add(MovieId.of(id)));
-                change.months().forEach(month -> months.add(YearMonth.parse(month)));
-                lastSeen = new long[] {change.term(), change.sequence()};
-            }
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
-        CatalogChanges changes = new CatalogChanges(movies, months, everything);
+        CatalogChanges changes = reader.poll();
         if (!changes.isEmpty()) {
             for (Consumer<CatalogChanges> listener : listeners) {
                 try {

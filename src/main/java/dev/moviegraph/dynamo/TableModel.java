@@ -106,11 +106,16 @@ public final class TableModel {
     }
 
     /**
-     * Movies whose items changed and months whose totals changed, as read from the stream; {@code everything}
-     * when a reader may have missed changes (a new term, a lost iterator), so every subscription is re-read.
+     * Movies whose items changed and months whose totals changed, as read from the stream, under the
+     * number its publisher took ({@link ChangeTicket}); {@code everything} when a reader may have missed
+     * changes (a new reader, a lost iterator), so every subscription is re-read.
      */
-    public record Change(long term, long sequence, List<String> movies, List<String> months, boolean everything,
+    public record Change(long sequence, List<String> movies, List<String> months, boolean everything,
                          long expiresAt) {
+    }
+
+    /** The last number handed to a publisher of the change feed ({@code ADD 1}, one per published change). */
+    public record ChangeTicket(String feed, long issued) {
     }
 
     /**
@@ -259,11 +264,16 @@ public final class TableModel {
             .key(PK, "lease#{name}").key(SK, "lease#{name}");
 
     /**
-     * A batch of changes the lease holder read from the stream, for every replica to poll: one partition,
-     * ordered by term and sequence, each item expiring (TTL) an hour after it was written.
+     * A batch of changes a stream reader (the lease holder, or the Lambda function of a shard) read from
+     * the stream, for every replica to poll: one partition, ordered by the publisher's ticket, each item
+     * expiring (TTL) an hour after it was written. (Layouts before the ticket kept {@code chg#feed}.)
      */
     static final Entity<Change> CHANGE = Entity.of("change", Change.class)
-            .key(PK, "chg#feed").key(SK, "chg#{term:seq}#{sequence:seq}");
+            .key(PK, "chg#log").key(SK, "chg#{sequence:seq}");
+
+    /** Numbers the change feed's publishers take, in a partition of its own (so a Query of the log never meets it). */
+    static final Entity<ChangeTicket> CHANGE_TICKET = Entity.of("changeTicket", ChangeTicket.class)
+            .key(PK, "chgticket#{feed}").key(SK, "chgticket#{feed}");
 
     /** In a partition of its own per hash: one GetItem finds it, and it is never read with catalog items. */
     static final Entity<PersistedQuery> PERSISTED_QUERY = Entity.of("persistedQuery", PersistedQuery.class)
@@ -271,7 +281,7 @@ public final class TableModel {
             .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
 
     static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
-            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, TOP_FLOOR, META, IMPORT, LEASE, CHANGE, PERSISTED_QUERY));
+            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, TOP_FLOOR, META, IMPORT, LEASE, CHANGE, CHANGE_TICKET, PERSISTED_QUERY));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));

@@ -2,8 +2,7 @@ package dev.moviegraph.lambda;
 
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.config.ConfigException;
-import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.ChangeLog;
 import dev.moviegraph.dynamo.ShardCounter;
 import dev.moviegraph.metrics.GatewayMetrics;
 
@@ -12,10 +11,9 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
-import com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue;
 
 import java.math.BigInteger;
-import java.net.URI;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
@@ -31,9 +29,14 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  * retried batch's, already counted, and skipped; a batch left pending by an invocation that died is
  * finished first. On any failure the response names the first record not counted, and Lambda retries
  * from it: every stream is counted exactly once whatever is retried, split or raced.
+ *
+ * <p>Before counting, it publishes what the batch changed to the change feed's log ({@link ChangeLog}),
+ * so the gateways (CHANGE_FEED=published) read no stream: one reader per shard, this one. A retried batch
+ * publishes again, which only makes subscriptions read once more.
  */
 public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> {
     private final ShardCounter counter;
+    private final ChangeLog log;
 
     /** What Lambda calls: the table from TABLE_NAME, DynamoDB from DYNAMODB_ENDPOINT (aws) and the function's role. */
     public CountStreamsHandler() {
@@ -41,22 +44,12 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
     }
 
     CountStreamsHandler(AppConfig config) {
-        this(DynamoClients.create(endpoint(config), List.of()), config.tableName());
+        this(StreamRecords.client(config), config.tableName());
     }
 
     public CountStreamsHandler(DynamoDbAsyncClient client, String table) {
         this.counter = new ShardCounter(client, table, new CallContext(new GatewayMetrics(), List.of("lambda")));
-    }
-
-    private static URI endpoint(AppConfig config) {
-        if (config.endpoint() instanceof AppConfig.Endpoint.Url url) {
-            return url.uri();
-        }
-        if (config.endpoint() instanceof AppConfig.Endpoint.Aws) {
-            return null;
-        }
-        throw new ConfigException("The stream counter needs DYNAMODB_ENDPOINT=aws (or a URL): it counts a table's stream,"
-                + " not an embedded DynamoDB Local");
+        this.log = new ChangeLog(client, table, Clock.systemUTC());
     }
 
     @Override
@@ -72,6 +65,7 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
         }
         String first = sequence(records.get(0));
         try {
+            log.publish(StreamRecords.changes(records));
             ShardCounter.Position at = counter.position(shard);
             List<DynamodbStreamRecord> fresh = after(records, at.sequence());
             if (fresh.isEmpty()) {
@@ -117,12 +111,8 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
         return records.stream().filter(record -> "INSERT".equals(record.getEventName()))
                 .map(record -> record.getDynamodb().getNewImage())
                 .filter(image -> image != null)
-                .flatMap(image -> ShardCounter.counted(name -> text(image.get(name))).stream())
+                .flatMap(image -> ShardCounter.counted(name -> StreamRecords.text(image.get(name))).stream())
                 .toList();
-    }
-
-    private static String text(AttributeValue value) {
-        return value == null ? null : value.getS() != null ? value.getS() : value.getN();
     }
 
     private static List<DynamodbStreamRecord> after(List<DynamodbStreamRecord> records, String sequence) {
@@ -134,6 +124,6 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
     }
 
     private static String sequence(DynamodbStreamRecord record) {
-        return record.getDynamodb().getSequenceNumber();
+        return StreamRecords.sequence(record);
     }
 }

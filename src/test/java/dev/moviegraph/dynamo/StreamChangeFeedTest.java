@@ -48,7 +48,7 @@ class StreamChangeFeedTest {
     }
 
     private static StreamChangeFeed feed() {
-        return new StreamChangeFeed(client, streams, TABLE, arn, Clock.systemUTC());
+        return StreamChangeFeed.readingTheStream(client, streams, TABLE, arn, Clock.systemUTC());
     }
 
     private static void addStreams(String movie, YearMonth month) {

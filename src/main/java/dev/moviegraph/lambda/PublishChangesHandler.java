@@ -1,0 +1,58 @@
+package dev.moviegraph.lambda;
+
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.dynamo.ChangeLog;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+
+import java.time.Clock;
+import java.util.List;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+/**
+ * The change feed at scale with TOTALS=transactional (with TOTALS=stream, {@link CountStreamsHandler}
+ * does this as well as counting): a Lambda function on the table's stream
+ * ({@code dev.moviegraph.lambda.PublishChangesHandler::handleRequest}) that publishes what each batch
+ * changed to the feed's log, so the gateways (CHANGE_FEED=published) read no stream and each shard has
+ * one reader. A failed publish names the batch's first record (ReportBatchItemFailures) and Lambda
+ * retries it; publishing a batch twice only makes subscriptions read once more.
+ */
+public final class PublishChangesHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
+    private final ChangeLog log;
+
+    /** What Lambda calls: the table from TABLE_NAME, DynamoDB from DYNAMODB_ENDPOINT (aws) and the function's role. */
+    public PublishChangesHandler() {
+        this(AppConfig.fromEnvironment(System.getenv()));
+    }
+
+    PublishChangesHandler(AppConfig config) {
+        this(StreamRecords.client(config), config.tableName());
+    }
+
+    public PublishChangesHandler(DynamoDbAsyncClient client, String table) {
+        this.log = new ChangeLog(client, table, Clock.systemUTC());
+    }
+
+    @Override
+    public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
+        List<DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
+        if (records.isEmpty()) {
+            return new StreamsEventResponse(List.of());
+        }
+        try {
+            log.publish(StreamRecords.changes(records));
+            return new StreamsEventResponse(List.of());
+        } catch (RuntimeException e) {
+            String first = StreamRecords.sequence(records.get(0));
+            if (context != null && context.getLogger() != null) {
+                context.getLogger().log("Publishing stopped at " + first + " (" + e + "); Lambda retries from there");
+            }
+            return new StreamsEventResponse(List.of(new StreamsEventResponse.BatchItemFailure(first)));
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.moviegraph.lambda;
+
+import dev.moviegraph.catalog.CatalogChanges;
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.config.ConfigException;
+import dev.moviegraph.dynamo.ChangedKeys;
+import dev.moviegraph.dynamo.DynamoClients;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+/** What the functions share: their DynamoDB client, and reading Lambda's stream records. */
+final class StreamRecords {
+    private StreamRecords() {
+    }
+
+    /** The table's client: DYNAMODB_ENDPOINT=aws (the function's role and region) or a URL. */
+    static DynamoDbAsyncClient client(AppConfig config) {
+        if (config.endpoint() instanceof AppConfig.Endpoint.Url url) {
+            return DynamoClients.create(url.uri(), List.of());
+        }
+        if (config.endpoint() instanceof AppConfig.Endpoint.Aws) {
+            return DynamoClients.create((URI) null, List.of());
+        }
+        throw new ConfigException("The function needs DYNAMODB_ENDPOINT=aws (or a URL): it reads a table's stream,"
+                + " not an embedded DynamoDB Local");
+    }
+
+    /** The movies and months the records changed, from their keys. */
+    static CatalogChanges changes(List<DynamodbStreamRecord> records) {
+        ChangedKeys changed = new ChangedKeys();
+        for (DynamodbStreamRecord record : records) {
+            Map<String, AttributeValue> keys = record.getDynamodb() == null ? null : record.getDynamodb().getKeys();
+            if (keys != null) {
+                changed.add(name -> text(keys.get(name)));
+            }
+        }
+        return changed.changes();
+    }
+
+    static String text(AttributeValue value) {
+        return value == null ? null : value.getS() != null ? value.getS() : value.getN();
+    }
+
+    static String sequence(DynamodbStreamRecord record) {
+        return record.getDynamodb().getSequenceNumber();
+    }
+}
