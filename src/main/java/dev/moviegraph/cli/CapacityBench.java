@@ -4,9 +4,11 @@ import dev.moviegraph.Moviegraph;
 import dev.moviegraph.capacity.CapacityStandIn;
 import dev.moviegraph.capacity.Charge;
 import dev.moviegraph.capacity.PartitionLedger;
+import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.dynamo.ChangeLog;
 import dev.moviegraph.dynamo.DynamoCatalogImport;
 import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.StreamAggregator;
@@ -24,13 +26,17 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -54,48 +60,57 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
  */
 final class CapacityBench {
     private static final String USAGE = "usage: moviegraph.jar benchmark capacity [--movies N] [--rates R,R,...]"
-            + " [--hot-share F] [--totals transactional|stream] [--clients N] [--max-throttles N]"
+            + " [--hot-share F] [--totals transactional|stream] [--clients N] [--max-throttles N] [--replicas N]"
             + "\n  records streams through a partition-accounting stand-in (DynamoDB's per-key limits) in front of"
             + "\n  an embedded DynamoDB Local, one simulated second per rate step; prints one line per step";
     private static final String MONTH = "2024-05";
     private static final String TOKEN = "capacity-benchmark";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    record Options(int movies, List<Integer> rates, double hotShare, String totals, int clients, int maxThrottles) {
+    /**
+     * @param replicas gateways with subscribers, each polling the change feed's log 4 times a second
+     */
+    record Options(int movies, List<Integer> rates, double hotShare, String totals, int clients, int maxThrottles,
+                   int replicas) {
         Options withMovies(int value) {
-            return new Options(value, rates, hotShare, totals, clients, maxThrottles);
+            return new Options(value, rates, hotShare, totals, clients, maxThrottles, replicas);
         }
 
         Options withRates(List<Integer> value) {
-            return new Options(movies, value, hotShare, totals, clients, maxThrottles);
+            return new Options(movies, value, hotShare, totals, clients, maxThrottles, replicas);
         }
 
         Options withHotShare(double value) {
-            return new Options(movies, rates, value, totals, clients, maxThrottles);
+            return new Options(movies, rates, value, totals, clients, maxThrottles, replicas);
         }
 
         Options withTotals(String value) {
-            return new Options(movies, rates, hotShare, value, clients, maxThrottles);
+            return new Options(movies, rates, hotShare, value, clients, maxThrottles, replicas);
         }
 
         Options withClients(int value) {
-            return new Options(movies, rates, hotShare, totals, value, maxThrottles);
+            return new Options(movies, rates, hotShare, totals, value, maxThrottles, replicas);
         }
 
         Options withMaxThrottles(int value) {
-            return new Options(movies, rates, hotShare, totals, clients, value);
+            return new Options(movies, rates, hotShare, totals, clients, value, replicas);
+        }
+
+        Options withReplicas(int value) {
+            return new Options(movies, rates, hotShare, totals, clients, maxThrottles, value);
         }
     }
 
     /** One step's outcome. */
     record Step(int rate, int sent, long throttles, int refusedStreams, String hottest, double hottestUnits,
                 double top10Units, boolean exact, double writeUnits, double readUnits, int liveReads,
-                int liveFailures) {
+                int liveFailures, Feed.Second feed) {
         String line() {
             return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f top10_units=%.1f exact=%s"
-                            + " write_units_per_stream=%.2f read_units_per_stream=%.2f top10_reads_during=%d failed=%d%s",
+                            + " write_units_per_stream=%.2f read_units_per_stream=%.2f top10_reads_during=%d failed=%d"
+                            + " feed_publishes=%d feed_write_units=%.0f feed_read_units=%.0f%s",
                     rate, throttles, hottest, hottestUnits, top10Units, exact ? "yes" : "no", perStream(writeUnits),
-                    perStream(readUnits), liveReads, liveFailures,
+                    perStream(readUnits), liveReads, liveFailures, feed.publishes(), feed.writeUnits(), feed.readUnits(),
                     sent < rate ? " (stopped after " + sent + " streams: " + refusedStreams + " refused)" : "");
         }
 
@@ -125,7 +140,7 @@ final class CapacityBench {
     }
 
     static Options parse(String[] args) {
-        Options options = new Options(10_000, List.of(100, 1_000, 10_000, 100_000), 0.1, "stream", 64, 50);
+        Options options = new Options(10_000, List.of(100, 1_000, 10_000, 100_000), 0.1, "stream", 64, 50, 10);
         try {
             for (int i = 0; i < args.length; i += 2) {
                 String value = args[i + 1];
@@ -137,6 +152,7 @@ final class CapacityBench {
                     case "--totals" -> options.withTotals(value.toLowerCase(Locale.ROOT));
                     case "--clients" -> options.withClients(Integer.parseInt(value));
                     case "--max-throttles" -> options.withMaxThrottles(Integer.parseInt(value));
+                    case "--replicas" -> options.withReplicas(Integer.parseInt(value));
                     default -> throw new IllegalArgumentException(args[i]);
                 };
             }
@@ -146,7 +162,7 @@ final class CapacityBench {
         boolean valid = options.movies() >= 2 && options.movies() <= 1_000_000 && !options.rates().isEmpty()
                 && options.rates().stream().allMatch(rate -> rate > 0 && rate <= 1_000_000)
                 && options.hotShare() >= 0 && options.hotShare() < 1 && options.clients() >= 1 && options.clients() <= 512
-                && options.maxThrottles() >= 1 && List.of("transactional", "stream").contains(options.totals());
+                && options.maxThrottles() >= 1 && options.replicas() >= 0 && options.replicas() <= 1_000 && List.of("transactional", "stream").contains(options.totals());
         return valid ? options : null;
     }
 
@@ -161,7 +177,8 @@ final class CapacityBench {
                      "DYNAMODB_ENDPOINT", standIn.endpoint().toString(), "CREATE_TABLE", "true", "LOAD_SAMPLE", "false",
                      "TOTALS", options.totals(), "AGGREGATOR", "off", "WRITE_TOKEN", TOKEN)), List.of());
              Aggregation aggregation = options.totals().equals("stream")
-                     ? Aggregation.start(standIn.endpoint(), dynamo.endpoint()) : null) {
+                     ? Aggregation.start(standIn.endpoint(), dynamo.endpoint()) : null;
+             Feed feed = new Feed(standIn.endpoint(), ledger, options.replicas())) {
             load(dynamo.endpoint(), options.movies());
             out.printf(Locale.ROOT, "%d movies, TOTALS=%s, hot movie %.0f%% of each step, layout %d (the top list in %d"
                     + " partitions a month)%n", options.movies(), options.totals(), 100 * options.hotShare(),
@@ -222,6 +239,7 @@ final class CapacityBench {
                 if (aggregation != null) {
                     aggregation.countStep(http, base, counted.get(0));
                 }
+                Feed.Second published = feed.second(rate, movies);
                 PartitionLedger.Usage busiest = ledger.busiest().orElse(null);
                 double writeUnits = ledger.total(Charge.Kind.WRITE);
                 double readUnits = ledger.total(Charge.Kind.READ);
@@ -232,19 +250,20 @@ final class CapacityBench {
                         busiest == null ? "-" : busiest.key().resource() + "/" + busiest.key().partition()
                                 + "[" + busiest.key().kind().name().toLowerCase(Locale.ROOT) + "]",
                         busiest == null ? 0 : busiest.unitsPerSecond(), topUnits, exact(top, counted), writeUnits,
-                        readUnits, liveReads, liveFailures);
+                        readUnits, liveReads, liveFailures, published);
                 out.println(step.line());
                 steps.add(step);
             }
             out.println(allExact(dynamo.endpoint(), counted));
             out.println();
             out.println("| streams/s offered | throttles | hottest key | its units/s | top-10 read units | exact"
-                    + " | write units per stream | read units per stream |");
-            out.println("|---|---|---|---|---|---|---|---|");
+                    + " | write units per stream | read units per stream | feed write / read units |");
+            out.println("|---|---|---|---|---|---|---|---|---|");
             for (Step step : steps) {
-                out.printf(Locale.ROOT, "| %,d | %d | `%s` | %.0f | %.1f | %s | %.2f | %.2f |%n", step.rate(),
-                        step.throttles(), step.hottest(), step.hottestUnits(), step.top10Units(),
-                        step.exact() ? "yes" : "no", step.perStream(step.writeUnits()), step.perStream(step.readUnits()));
+                out.printf(Locale.ROOT, "| %,d | %d | `%s` | %.0f | %.1f | %s | %.2f | %.2f | %.0f / %.0f |%n",
+                        step.rate(), step.throttles(), step.hottest(), step.hottestUnits(), step.top10Units(),
+                        step.exact() ? "yes" : "no", step.perStream(step.writeUnits()), step.perStream(step.readUnits()),
+                        step.feed().writeUnits(), step.feed().readUnits());
             }
         }
         return steps;
@@ -318,6 +337,66 @@ final class CapacityBench {
         public void close() {
             aggregator.close();
             streams.close();
+            client.close();
+        }
+    }
+
+    /**
+     * The change feed at scale (CHANGE_FEED=published): each stream shard's Lambda invocation publishes
+     * its batch's changes once a simulated second, and every replica with subscribers polls the log 4
+     * times a second, all through the stand-in, so the log's partitions are charged as DynamoDB would.
+     * The table is taken to have a stream shard per 1,000 writes a second (a shard per partition).
+     */
+    private static final class Feed implements AutoCloseable {
+        private static final int POLLS_PER_SECOND = 4;
+        private final DynamoDbAsyncClient client;
+        private final PartitionLedger ledger;
+        private final ChangeLog log;
+        private final List<ChangeLog.Reader> replicas = new ArrayList<>();
+
+        /** What one simulated second of the feed sent and cost. */
+        record Second(int publishes, double writeUnits, double readUnits) {
+        }
+
+        Feed(URI charged, PartitionLedger ledger, int replicas) {
+            this.client = DynamoClients.create(charged, List.of());
+            this.ledger = ledger;
+            this.log = new ChangeLog(client, "moviegraph", Clock.systemUTC());
+            for (int r = 0; r < replicas; r++) {
+                this.replicas.add(log.reader());
+            }
+        }
+
+        Second second(int rate, int[] movies) {
+            double writesBefore = units(Charge.Kind.WRITE);
+            double readsBefore = units(Charge.Kind.READ);
+            int shards = Math.max(1, (rate + 999) / 1_000);
+            List<Set<MovieId>> changed = new ArrayList<>();
+            for (int shard = 0; shard < shards; shard++) {
+                changed.add(new HashSet<>());
+            }
+            for (int movie : movies) { // a movie's items are in one partition, so in one shard
+                changed.get(Math.floorMod(Integer.hashCode(movie * 31), shards)).add(MovieId.of(movieId(movie)));
+            }
+            int publishes = 0;
+            for (Set<MovieId> shard : changed) {
+                if (!shard.isEmpty()) {
+                    log.publish(new CatalogChanges(shard, Set.of(YearMonth.parse(MONTH)), false));
+                    publishes++;
+                }
+            }
+            for (int poll = 0; poll < POLLS_PER_SECOND; poll++) {
+                replicas.forEach(ChangeLog.Reader::poll);
+            }
+            return new Second(publishes, units(Charge.Kind.WRITE) - writesBefore, units(Charge.Kind.READ) - readsBefore);
+        }
+
+        private double units(Charge.Kind kind) {
+            return ledger.used("moviegraph", "chg#log", kind) + ledger.used("moviegraph", "chgticket#log", kind);
+        }
+
+        @Override
+        public void close() {
             client.close();
         }
     }

@@ -24,7 +24,7 @@ class CapacityBenchTest {
     void transactionalStreamsSpreadOverTheTopIndexShardsUntilOneMoviesPartitionIsFull() throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         List<CapacityBench.Step> steps = CapacityBench.run(new CapacityBench.Options(50, List.of(400, 1_500), 0,
-                "transactional", 8, 5), new PrintStream(printed, true, StandardCharsets.UTF_8));
+                "transactional", 8, 5, 3), new PrintStream(printed, true, StandardCharsets.UTF_8));
         String output = printed.toString(StandardCharsets.UTF_8);
 
         CapacityBench.Step quiet = steps.get(0);
@@ -41,6 +41,11 @@ class CapacityBenchTest {
         assertTrue(busy.exact(), "refused streams are not counted: " + output);
         assertTrue(output.contains("rate=1500 throttles="), output);
         assertTrue(output.contains("| streams/s offered | throttles |"), output);
+        // The change feed's log: 1,500 streams a second is two stream shards, each publishing once (a ticket
+        // and a change item of under 1 KB: 1 write unit each), and three replicas polling 4 times.
+        assertEquals(2, busy.feed().publishes(), output);
+        assertEquals(4, busy.feed().writeUnits(), 0.001, output);
+        assertTrue(busy.feed().readUnits() >= 3 * 4 * 0.5 && busy.feed().readUnits() <= 3 * 4 * 2, output);
     }
 
     @Test
@@ -48,7 +53,7 @@ class CapacityBenchTest {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         // Half of 1,000 streams on one movie: twice what its partition takes with TOTALS=transactional.
         List<CapacityBench.Step> steps = CapacityBench.run(new CapacityBench.Options(200, List.of(1_000), 0.5,
-                "stream", 8, 5), new PrintStream(printed, true, StandardCharsets.UTF_8));
+                "stream", 8, 5, 3), new PrintStream(printed, true, StandardCharsets.UTF_8));
         String output = printed.toString(StandardCharsets.UTF_8);
 
         CapacityBench.Step step = steps.get(0);
