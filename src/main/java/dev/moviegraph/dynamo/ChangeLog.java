@@ -1,6 +1,7 @@
 package dev.moviegraph.dynamo;
 
 import static software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN;
+import static software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS;
 
 import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.MovieId;
@@ -8,6 +9,7 @@ import dev.moviegraph.catalog.MovieId;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.YearMonth;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -17,6 +19,7 @@ import java.util.TreeMap;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
@@ -33,7 +36,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * finds, remembers the numbers it has not seen below the highest it has, and when one of them is still
  * missing after {@link #GAP_WAIT} it delivers "everything": every subscription reads again, so a change
  * that never landed is made good, never lost. The changes of a ticket were written to the table before
- * its publisher took it, so a reading made after the gap was noticed sees them.
+ * its publisher took it, and it was taken before any higher one, so a reading made once a higher number
+ * has been read sees them: giving a number up is always safe, waiting only spares a wider re-read.
  */
 public final class ChangeLog {
     /** How long a reader waits for a number it has not seen before it gives it up (and everyone reads again). */
@@ -47,6 +51,12 @@ public final class ChangeLog {
      */
     public static final int MAX_MOVIES_PER_CHANGE = 100;
     private static final String FEED = "log";
+    private static final String ISSUED = TableModel.CHANGE_TICKET.attribute("issued");
+    /**
+     * A reader that finds more numbers missing than this at once (a log emptied by TTL over a quiet spell
+     * while the ticket kept counting, say) gives them all up in one "everything" instead of waiting on each.
+     */
+    static final long MAX_GAP = 10_000;
 
     private final DynamoDbAsyncClient dynamo;
     private final String table;
@@ -65,11 +75,13 @@ public final class ChangeLog {
         }
         var issued = dynamo.updateItem(UpdateItemRequest.builder().tableName(table)
                 .key(TableModel.CHANGE_TICKET.key(Map.of("feed", FEED)))
-                .updateExpression("ADD #issued :one")
-                .expressionAttributeNames(Map.of("#issued", TableModel.CHANGE_TICKET.attribute("issued")))
-                .expressionAttributeValues(Map.of(":one", fromN("1")))
+                .updateExpression("SET #type = :type, #feed = :feed ADD #issued :one")
+                .expressionAttributeNames(Map.of("#type", TableModel.TYPE, "#feed", TableModel.CHANGE_TICKET.attribute("feed"),
+                        "#issued", ISSUED))
+                .expressionAttributeValues(Map.of(":type", fromS(TableModel.CHANGE_TICKET.type()), ":feed", fromS(FEED),
+                        ":one", fromN("1")))
                 .returnValues(ReturnValue.UPDATED_NEW).build()).join();
-        long number = Long.parseLong(issued.attributes().get(TableModel.CHANGE_TICKET.attribute("issued")).n());
+        long number = Long.parseLong(issued.attributes().get(ISSUED).n());
         boolean everything = changes.everything() || changes.movies().size() > MAX_MOVIES_PER_CHANGE;
         TableModel.Change change = new TableModel.Change(number,
                 everything ? List.of() : changes.movies().stream().map(MovieId::value).sorted().toList(),
@@ -79,17 +91,20 @@ public final class ChangeLog {
         return number;
     }
 
-    /** A reader that starts after the newest change published so far. */
+    /**
+     * A reader that starts after the last number handed out so far. Its first poll says "everything": a
+     * change whose number came before that may still be landing, below where the reader starts, and
+     * whoever starts listening may have read the catalog just before such a change was written.
+     */
     public Reader reader() {
-        return new Reader(newest());
+        return new Reader(issued());
     }
 
-    private long newest() {
-        QueryResponse newest = dynamo.query(QueryRequest.builder().tableName(table)
-                .keyConditionExpression("#pk = :log").expressionAttributeNames(Map.of("#pk", TableModel.PK))
-                .expressionAttributeValues(Map.of(":log", AttributeValue.fromS(TableModel.render(TableModel.CHANGE,
-                        TableModel.PK, Map.of())))).scanIndexForward(false).limit(1).consistentRead(true).build()).join();
-        return newest.items().isEmpty() ? 0 : TableModel.CHANGE.decode(newest.items().get(0)).sequence();
+    /** The last number handed out (0 before the first): strongly consistent. */
+    private long issued() {
+        Map<String, AttributeValue> ticket = dynamo.getItem(GetItemRequest.builder().tableName(table)
+                .key(TableModel.CHANGE_TICKET.key(Map.of("feed", FEED))).consistentRead(true).build()).join().item();
+        return ticket == null || !ticket.containsKey(ISSUED) ? 0 : Long.parseLong(ticket.get(ISSUED).n());
     }
 
     /** One replica's place in the log. Not thread-safe: one polling thread uses it. */
@@ -103,17 +118,20 @@ public final class ChangeLog {
         /** The highest number looked for gaps below. */
         private long examined;
 
+        /** Whether the next poll must say "everything" (the first one). */
+        private boolean starting = true;
+
         private Reader(long after) {
             this.floor = after;
             this.examined = after;
         }
 
-        /** The changes published since the last call (one strongly consistent Query, usually one page). */
+        /**
+         * The changes published since the last call (one strongly consistent Query, usually one page). A
+         * failed read throws and changes nothing: the next poll reads the same changes again.
+         */
         public CatalogChanges poll() {
-            Set<MovieId> movies = new HashSet<>();
-            Set<YearMonth> months = new HashSet<>();
-            boolean everything = false;
-            long highest = floor;
+            List<TableModel.Change> read = new ArrayList<>();
             Map<String, AttributeValue> start = null;
             do {
                 QueryRequest.Builder query = Access.CHANGES_SINCE.query(table, Map.of(":feed", Map.of(),
@@ -123,18 +141,25 @@ public final class ChangeLog {
                 }
                 QueryResponse page = dynamo.query(query.build()).join();
                 for (Map<String, AttributeValue> item : page.items()) {
-                    TableModel.Change change = TableModel.CHANGE.decode(item);
-                    highest = Math.max(highest, change.sequence());
-                    if (!delivered.add(change.sequence())) {
-                        continue;
-                    }
-                    missing.remove(change.sequence());
-                    everything |= change.everything();
-                    change.movies().forEach(id -> movies.add(MovieId.of(id)));
-                    change.months().forEach(month -> months.add(YearMonth.parse(month)));
+                    read.add(TableModel.CHANGE.decode(item));
                 }
                 start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
             } while (start != null);
+            Set<MovieId> movies = new HashSet<>();
+            Set<YearMonth> months = new HashSet<>();
+            boolean everything = starting;
+            starting = false;
+            long highest = floor;
+            for (TableModel.Change change : read) {
+                highest = Math.max(highest, change.sequence());
+                if (!delivered.add(change.sequence())) {
+                    continue;
+                }
+                missing.remove(change.sequence());
+                everything |= change.everything();
+                change.movies().forEach(id -> movies.add(MovieId.of(id)));
+                change.months().forEach(month -> months.add(YearMonth.parse(month)));
+            }
             everything |= settle(highest);
             return new CatalogChanges(movies, months, everything);
         }
@@ -142,6 +167,14 @@ public final class ChangeLog {
         /** Notes the numbers still missing below {@code highest}, gives up the old ones, and raises the floor. */
         private boolean settle(long highest) {
             long now = clock.millis();
+            if (highest - Math.max(examined, floor) > MAX_GAP) {
+                // Too many to wait on one by one: give every number below the highest up at once.
+                missing.clear();
+                delivered.clear();
+                floor = highest;
+                examined = highest;
+                return true;
+            }
             for (long number = Math.max(examined, floor) + 1; number < highest; number++) {
                 if (!delivered.contains(number)) {
                     missing.put(number, now);

@@ -184,9 +184,6 @@ public final class StreamChangeFeed implements ChangeFeed {
             reader = null;
             return;
         }
-        if (reader == null) {
-            reader = log.reader();
-        }
         long now = clock.millis();
         if (streams != null && now >= nextLeaseAttempt) {
             lease(now);
@@ -361,8 +358,18 @@ public final class StreamChangeFeed implements ChangeFeed {
 
     // ---- the feed (every replica with listeners)
 
+    /** Reads the log; a failure is logged and the same changes are read at the next poll (the lease is kept). */
     private void poll() {
-        CatalogChanges changes = reader.poll();
+        CatalogChanges changes;
+        try {
+            if (reader == null) {
+                reader = log.reader();
+            }
+            changes = reader.poll();
+        } catch (RuntimeException e) {
+            LOG.warn("Change feed: the log could not be read ({}); reading it again", e.getMessage());
+            return;
+        }
         if (!changes.isEmpty()) {
             for (Consumer<CatalogChanges> listener : listeners) {
                 try {

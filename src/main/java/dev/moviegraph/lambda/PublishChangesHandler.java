@@ -19,8 +19,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  * does this as well as counting): a Lambda function on the table's stream
  * ({@code dev.moviegraph.lambda.PublishChangesHandler::handleRequest}) that publishes what each batch
  * changed to the feed's log, so the gateways (CHANGE_FEED=published) read no stream and each shard has
- * one reader. A failed publish names the batch's first record (ReportBatchItemFailures) and Lambda
- * retries it; publishing a batch twice only makes subscriptions read once more.
+ * one reader. A failed publish throws, so Lambda retries the whole batch whatever the event source
+ * mapping's response types (nothing of a batch is published until all of it is); publishing a batch
+ * twice only makes subscriptions read once more.
  */
 public final class PublishChangesHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
     private final ChangeLog log;
@@ -48,11 +49,8 @@ public final class PublishChangesHandler implements RequestHandler<DynamodbEvent
             log.publish(StreamRecords.changes(records));
             return new StreamsEventResponse(List.of());
         } catch (RuntimeException e) {
-            String first = StreamRecords.sequence(records.get(0));
-            if (context != null && context.getLogger() != null) {
-                context.getLogger().log("Publishing stopped at " + first + " (" + e + "); Lambda retries from there");
-            }
-            return new StreamsEventResponse(List.of(new StreamsEventResponse.BatchItemFailure(first)));
+            throw new IllegalStateException("The batch from " + StreamRecords.sequence(records.get(0))
+                    + " was not published (" + e + "); Lambda retries it", e);
         }
     }
 }

@@ -88,17 +88,58 @@ class ChangeLogTest {
 
     /** A publisher that took its number and died before writing its change. */
     private long takeANumberAndDie() {
+        return takeNumbersAndDie(1);
+    }
+
+    /** Numbers taken without a change written under any of them: the last one. */
+    private long takeNumbersAndDie(long count) {
         return Long.parseLong(client.updateItem(update -> update.tableName(table)
-                .key(TableModel.CHANGE_TICKET.key(Map.of("feed", "log"))).updateExpression("ADD #issued :one")
+                .key(TableModel.CHANGE_TICKET.key(Map.of("feed", "log"))).updateExpression("ADD #issued :n")
                 .expressionAttributeNames(Map.of("#issued", TableModel.CHANGE_TICKET.attribute("issued")))
-                .expressionAttributeValues(Map.of(":one", fromN("1"))).returnValues(ReturnValue.UPDATED_NEW))
+                .expressionAttributeValues(Map.of(":n", fromN(Long.toString(count)))).returnValues(ReturnValue.UPDATED_NEW))
                 .join().attributes().get(TableModel.CHANGE_TICKET.attribute("issued")).n());
+    }
+
+    /** A new reader, past its first poll (which always says "everything"). */
+    private ChangeLog.Reader started() {
+        ChangeLog.Reader reader = log.reader();
+        assertTrue(reader.poll().everything());
+        return reader;
+    }
+
+    @Test
+    void aNewReaderStartsWithEverythingBecauseAChangeBelowItMayStillBeLanding() {
+        log.publish(movie(id(1)));
+        long landing = takeANumberAndDie();
+        ChangeLog.Reader reader = log.reader();
+        // The change under `landing` lands after the reader started, below where it starts.
+        client.putItem(put -> put.tableName(table).item(TableModel.CHANGE.encode(new TableModel.Change(landing,
+                List.of(id(2)), List.of(), false, 0)))).join();
+        CatalogChanges first = reader.poll();
+        assertTrue(first.everything(), "whoever started listening reads again, and sees it");
+        assertTrue(reader.poll().isEmpty());
+        log.publish(movie(id(3)));
+        assertEquals(new CatalogChanges(Set.of(MovieId.of(id(3))), Set.of(YearMonth.of(2026, 11)), false), reader.poll());
+    }
+
+    @Test
+    void aJumpOfMoreNumbersThanAReaderWaitsOnIsGivenUpAtOnce() {
+        ChangeLog.Reader reader = started();
+        takeNumbersAndDie(ChangeLog.MAX_GAP + 5);
+        log.publish(movie(id(1)));
+        CatalogChanges heard = reader.poll();
+        assertTrue(heard.everything(), "given up in one");
+        assertEquals(Set.of(MovieId.of(id(1))), heard.movies());
+        now.addAndGet(ChangeLog.GAP_WAIT.toMillis());
+        assertTrue(reader.poll().isEmpty(), "nothing left waiting");
+        log.publish(movie(id(2)));
+        assertEquals(Set.of(MovieId.of(id(2))), reader.poll().movies());
     }
 
     @Test
     void everyChangeOfManyPublishersAtOnceIsHeardOnceByEveryReader() throws Exception {
-        ChangeLog.Reader one = log.reader();
-        ChangeLog.Reader two = log.reader();
+        ChangeLog.Reader one = started();
+        ChangeLog.Reader two = started();
         ExecutorService publishers = Executors.newFixedThreadPool(8);
         List<Future<Long>> published = new ArrayList<>();
         try {
@@ -124,7 +165,7 @@ class ChangeLogTest {
 
     @Test
     void aChangeLandingAfterALaterOneIsStillHeard() {
-        ChangeLog.Reader reader = log.reader();
+        ChangeLog.Reader reader = started();
         long slow = takeANumberAndDie();
         log.publish(movie(id(2)));
         assertEquals(Set.of(MovieId.of(id(2))), reader.poll().movies(), "the later change is heard at once");
@@ -141,7 +182,7 @@ class ChangeLogTest {
 
     @Test
     void aNumberWhoseChangeNeverLandsIsGivenUpAsEverythingAfterTheWait() {
-        ChangeLog.Reader reader = log.reader();
+        ChangeLog.Reader reader = started();
         takeANumberAndDie();
         log.publish(movie(id(2)));
         CatalogChanges first = reader.poll();
@@ -157,7 +198,7 @@ class ChangeLogTest {
 
     @Test
     void aChangeOfMoreMoviesThanAnItemShouldHoldIsEverything() {
-        ChangeLog.Reader reader = log.reader();
+        ChangeLog.Reader reader = started();
         Set<MovieId> many = new HashSet<>();
         for (int n = 0; n <= ChangeLog.MAX_MOVIES_PER_CHANGE; n++) {
             many.add(MovieId.of(id(n)));

@@ -1,13 +1,12 @@
 package dev.moviegraph.lambda;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.dynamo.DynamoClients;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
-import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
 
@@ -23,7 +22,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 /**
  * What the publishing function answers Lambda (the publishing itself is proven end to end in
  * SubscriptionsPublishedByLambdaTest): nothing to retry for an empty batch, and when the log cannot be
- * written, a retry from the batch's first record, so no change is dropped.
+ * written, an error, so Lambda retries the whole batch whatever the mapping's response types.
  */
 class PublishChangesHandlerTest {
     private static DynamodbStreamRecord record(String sequence, String movie) {
@@ -41,17 +40,16 @@ class PublishChangesHandlerTest {
     }
 
     @Test
-    void aBatchThatCannotBePublishedIsRetriedFromItsFirstRecord() throws IOException {
+    void aBatchThatCannotBePublishedFailsTheInvocationSoLambdaRetriesIt() throws IOException {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
         try (DynamoDbAsyncClient unreachable = DynamoClients.create(URI.create("http://127.0.0.1:" + closedPort), List.of())) {
             PublishChangesHandler function = new PublishChangesHandler(unreachable, "moviegraph");
-            StreamsEventResponse response = function.handleRequest(event(List.of(record("100", "tt0000001"),
-                    record("101", "tt0000002"))), null);
-            assertEquals(1, response.getBatchItemFailures().size());
-            assertEquals("100", response.getBatchItemFailures().get(0).getItemIdentifier());
+            IllegalStateException failed = assertThrows(IllegalStateException.class, () -> function.handleRequest(
+                    event(List.of(record("100", "tt0000001"), record("101", "tt0000002"))), null));
+            assertTrue(failed.getMessage().contains("from 100"), failed.getMessage());
             assertTrue(function.handleRequest(event(List.of()), null).getBatchItemFailures().isEmpty(),
                     "an empty batch has nothing to publish");
         }
