@@ -92,12 +92,20 @@ public final class ChangeLog {
     }
 
     /**
-     * A reader that starts after the last number handed out so far. Its first poll says "everything": a
-     * change whose number came before that may still be landing, below where the reader starts, and
-     * whoever starts listening may have read the catalog just before such a change was written.
+     * A reader that delivers the changes numbered after the last number handed out so far. Whoever reads
+     * the catalog after this returns sees every change numbered before (its writes came before its
+     * number), so listeners must make their first reading after it.
      */
     public Reader reader() {
-        return new Reader(issued());
+        return new Reader(issued(), false);
+    }
+
+    /**
+     * A reader for listeners that may have read the catalog before it started: its first poll says
+     * "everything", as a change numbered before it may have been written after their reading.
+     */
+    public Reader lateReader() {
+        return new Reader(issued(), true);
     }
 
     /** The last number handed out (0 before the first): strongly consistent. */
@@ -118,12 +126,13 @@ public final class ChangeLog {
         /** The highest number looked for gaps below. */
         private long examined;
 
-        /** Whether the next poll must say "everything" (the first one). */
-        private boolean starting = true;
+        /** Whether the next poll must say "everything" (a late reader's first). */
+        private boolean starting;
 
-        private Reader(long after) {
+        private Reader(long after, boolean late) {
             this.floor = after;
             this.examined = after;
+            this.starting = late;
         }
 
         /**

@@ -83,8 +83,8 @@ public final class StreamChangeFeed implements ChangeFeed {
     private Thread thread;
 
     // State of the feed thread only.
-    /** Where this replica is in the log; null until it has listeners. */
-    private ChangeLog.Reader reader;
+    /** Where this replica is in the log; null without listeners. Set and cleared under {@link #lifecycle}. */
+    private volatile ChangeLog.Reader reader;
     private long term;
     private long leaseExpiresAt;
     private long nextLeaseAttempt;
@@ -114,10 +114,22 @@ public final class StreamChangeFeed implements ChangeFeed {
         return new StreamChangeFeed(dynamo, null, table, null, clock);
     }
 
+    /**
+     * Starts delivering to {@code listener} the changes numbered from now on: a reading of the catalog the
+     * listener makes after this returns sees every change before. (When the log cannot be read now, the
+     * feed's thread starts reading later and first delivers "everything".)
+     */
     @Override
     public Registration listen(Consumer<CatalogChanges> listener) {
         synchronized (lifecycle) {
             listeners.add(listener);
+            if (reader == null && !closedForGood) {
+                try {
+                    reader = log.reader();
+                } catch (RuntimeException e) {
+                    LOG.warn("Change feed: the log could not be read ({}); starting later", e.getMessage());
+                }
+            }
             if (thread == null && !closedForGood) {
                 running = true;
                 thread = new Thread(this::run, "moviegraph-change-feed");
@@ -181,7 +193,11 @@ public final class StreamChangeFeed implements ChangeFeed {
     void step() {
         if (listeners.isEmpty()) {
             release();
-            reader = null;
+            synchronized (lifecycle) {
+                if (listeners.isEmpty()) {
+                    reader = null;
+                }
+            }
             return;
         }
         long now = clock.millis();
@@ -362,10 +378,16 @@ public final class StreamChangeFeed implements ChangeFeed {
     private void poll() {
         CatalogChanges changes;
         try {
-            if (reader == null) {
-                reader = log.reader();
+            ChangeLog.Reader current = reader;
+            if (current == null) {
+                synchronized (lifecycle) {
+                    if (reader == null) {
+                        reader = log.lateReader();
+                    }
+                    current = reader;
+                }
             }
-            changes = reader.poll();
+            changes = current.poll();
         } catch (RuntimeException e) {
             LOG.warn("Change feed: the log could not be read ({}); reading it again", e.getMessage());
             return;
