@@ -26,6 +26,8 @@ public final class PartitionLedger {
     private long second;
     private long throttles;
 
+    private final Map<Key, Long> refusedAt = new HashMap<>();
+
     public PartitionLedger() {
         this(WRITE_UNITS_PER_SECOND, READ_UNITS_PER_SECOND);
     }
@@ -76,6 +78,7 @@ public final class PartitionLedger {
             double total = thisSecond.getOrDefault(key, 0.0) + entry.getValue();
             if (total > (key.kind() == Charge.Kind.WRITE ? writeLimit : readLimit)) {
                 throttles++;
+                refusedAt.merge(key, 1L, Long::sum);
                 return Optional.of(new Throttle(reason(key), key.resource(), key.partition(), total));
             }
         }
@@ -110,6 +113,13 @@ public final class PartitionLedger {
     public synchronized double total(Charge.Kind kind) {
         return thisSecond.entrySet().stream().filter(entry -> entry.getKey().kind() == kind)
                 .mapToDouble(Map.Entry::getValue).sum();
+    }
+
+    /** The partitions that refused requests so far, with how many each, most first. */
+    public synchronized List<Map.Entry<Key, Long>> refusals() {
+        List<Map.Entry<Key, Long>> all = new ArrayList<>(refusedAt.entrySet());
+        all.sort(Map.Entry.<Key, Long>comparingByValue().reversed());
+        return all;
     }
 
     /** Requests refused so far. */

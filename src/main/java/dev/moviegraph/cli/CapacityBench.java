@@ -43,6 +43,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.Collectors;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -252,6 +253,11 @@ final class CapacityBench {
                         busiest == null ? 0 : busiest.unitsPerSecond(), topUnits, exact(top, counted), writeUnits,
                         readUnits, liveReads, liveFailures, published);
                 out.println(step.line());
+                if (step.throttles() > 0) {
+                    out.println("  refused at: " + ledger.refusals().stream().limit(5).map(at -> at.getKey()
+                            .resource() + "/" + at.getKey().partition() + "[" + at.getKey().kind().name()
+                            .toLowerCase(Locale.ROOT) + "]x" + at.getValue()).collect(Collectors.joining(", ")));
+                }
                 steps.add(step);
             }
             out.println(allExact(dynamo.endpoint(), counted));
@@ -311,9 +317,9 @@ final class CapacityBench {
                     new GatewayMetrics(), Duration.ZERO));
         }
 
-        /** Counts the step's streams: passes over the stream until the hot movie's are in (a minute at most). */
+        /** Counts the step's streams: passes over the stream until the hot movie's are in (ten minutes at most). */
         void countStep(HttpClient http, URI base, long hotCounted) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             while (System.nanoTime() < deadline) {
                 try {
                     aggregator.countOnce();

@@ -613,9 +613,10 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     /**
      * The same, knowing the month's top-list floor ({@link TopFloors}): {@code ranked} moves the total in the
-     * top index, on condition that its new count reaches {@code floor}; otherwise it leaves the total's index
-     * entry as it is, on condition that the new count stays below it. One of the two holds: a writer that
-     * guessed wrong gets ConditionalCheckFailed on this item and sends the other.
+     * top index, on condition that its new count reaches {@code floor}; otherwise it takes the total out of
+     * the index (REMOVE its index key: one delete the first time, nothing after), on condition that the new
+     * count stays below it. One of the two holds: a writer that guessed wrong gets ConditionalCheckFailed on
+     * this item and sends the other.
      */
     static Update totalIncrement(String table, MovieId movieId, YearMonth month, String title, long count, long floor,
                                  boolean ranked) {
@@ -650,8 +651,15 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             // The rank follows from the streams before this update, whoever wrote them (see TopShards).
             sets.add("#rank = if_not_exists(#streams, :zero) + :ranked");
         }
+        String remove = "";
+        if (!ranked) {
+            // Out of the index: every index projects every attribute, so a total left in it would write its
+            // shard's partition at each update, ranked or not (at 100,000 streams a second, thousands a shard).
+            names.put("#top", TableModel.GSI7_PK);
+            remove = " REMOVE #top";
+        }
         Update.Builder update = Update.builder().tableName(table).key(TableModel.totalKey(movieId, month))
-                .updateExpression("SET " + String.join(", ", sets) + " ADD #streams :count")
+                .updateExpression("SET " + String.join(", ", sets) + " ADD #streams :count" + remove)
                 .expressionAttributeNames(names);
         long threshold = floor - count; // the count before this update that reaches the floor
         if (ranked && threshold > 0) {

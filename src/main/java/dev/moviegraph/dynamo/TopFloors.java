@@ -24,11 +24,12 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * A month's top-list floor, so that only the totals that can be in a top list move in the top index.
  * With a floor F, at least {@value #KEPT} totals of the month have F streams or more (totals only grow),
  * so a total below F cannot be in a top 100. A writer that knows a floor f (at most F: a stale one is
- * lower) moves a total in the index when its new count reaches f, and otherwise leaves its index entry
- * as it is (absent, or lower than it now is) on condition that the count stays below f. Every total at F
- * or above was therefore ranked exactly by its last update, and they are at least {@value #KEPT}: the
- * first 100 by rank in the index are exactly the top 100. Most updates of a popular month are of totals
- * far below its 200th: none of them costs a write in the index.
+ * lower) moves a total in the index when its new count reaches f, and otherwise takes it out of the
+ * index (if it was in) on condition that the count stays below f. Every total at F or above was
+ * therefore ranked exactly by its last update, and they are at least {@value #KEPT}: the first 100 by
+ * rank in the index are exactly the top 100. Most updates of a popular month are of totals far below
+ * its 200th: each leaves the index once (one delete) and costs no index write after that. (Left in the
+ * index, a total would be written there at every update: the index projects every attribute.)
  *
  * <p>The floor only rises: {@link #raise} reads the month's top {@value #KEPT} from the index (one Query per
  * shard) and sets the floor to the {@value #KEPT}th's streams when that is higher, on condition that the
