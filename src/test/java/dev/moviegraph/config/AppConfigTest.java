@@ -197,6 +197,16 @@ class AppConfigTest {
     }
 
     @Test
+    void theChangeFeedReadsTheStreamUnlessPublishedElsewhereAndRefusesAnythingElse() {
+        assertTrue(AppConfig.defaults().subscriptions().readStream());
+        assertTrue(AppConfig.fromEnvironment(Map.of("CHANGE_FEED", "stream")).subscriptions().readStream());
+        assertFalse(AppConfig.fromEnvironment(Map.of("CHANGE_FEED", " Published ")).subscriptions().readStream());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.fromEnvironment(Map.of("CHANGE_FEED", "lambda")));
+        assertTrue(e.getMessage().contains("CHANGE_FEED='lambda' must be stream or published"), e.getMessage());
+    }
+
+    @Test
     void batchingRefusesAnythingButOnOrOff() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> AppConfig.fromEnvironment(Map.of("BATCHING", "false")));
