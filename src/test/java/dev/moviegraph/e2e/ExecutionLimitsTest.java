@@ -1,16 +1,13 @@
 package dev.moviegraph.e2e;
 
-import dev.moviegraph.catalog.MovieId;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.TestItems;
-import java.util.ArrayList;
-import java.util.concurrent.CompletableFuture;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
+import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.TestItems;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.support.DelayingProxy;
 import dev.moviegraph.support.GraphQLClient;
@@ -22,12 +19,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The limits that act while a request executes, on a server with tight ones: MAX_RESULT_NODES=100,
