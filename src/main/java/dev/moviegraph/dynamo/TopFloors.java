@@ -35,7 +35,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * shard) and sets the floor to the {@value #KEPT}th's streams when that is higher, on condition that the
  * stored floor is lower. A movie deleted from the catalog takes its totals with it; the 100 totals of
  * margin between {@value #KEPT} and a top list's largest limit absorb that many deletions of a month's
- * best, and `migrate` can rank a month again beyond that (see docs/design.md).
+ * best. Past that, a top 100 of that month could miss totals below the floor until their next update
+ * ranks them; nothing lowers a floor today (see docs/design.md).
  */
 final class TopFloors {
     /** Totals kept at or above the floor: twice the largest top list. */
