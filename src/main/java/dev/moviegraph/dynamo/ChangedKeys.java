@@ -26,7 +26,7 @@ public final class ChangedKeys {
     }
 
     /** Notes the record of the item with these keys (either may be null: such a record changes nothing). */
-    void add(String partitionKey, String sortKey) {
+    private void add(String partitionKey, String sortKey) {
         if (partitionKey == null || sortKey == null) {
             return;
         }

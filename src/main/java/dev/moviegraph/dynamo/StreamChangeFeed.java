@@ -5,17 +5,14 @@ import static software.amazon.awssdk.services.dynamodb.model.AttributeValue.from
 
 import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.ChangeFeed;
-import dev.moviegraph.catalog.MovieId;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
@@ -26,7 +23,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
@@ -34,14 +30,9 @@ import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /**
@@ -357,8 +348,8 @@ public final class StreamChangeFeed implements ChangeFeed {
             }
             for (Record record : page.records()) {
                 Map<String, AttributeValue> keys = record.dynamodb().keys();
-                if (keys != null && keys.containsKey(TableModel.PK) && keys.containsKey(TableModel.SK)) {
-                    changed.add(keys.get(TableModel.PK).s(), keys.get(TableModel.SK).s());
+                if (keys != null) {
+                    changed.add(name -> keys.containsKey(name) ? keys.get(name).s() : null);
                 }
             }
             if (page.nextShardIterator() == null) {
