@@ -119,7 +119,9 @@ class ExecutionLimitsTest {
                 response.errors().get(0).path("path").toString(), "the director's own read was refused");
         assertTrue(response.errors().get(0).path("message").asText().contains("budget of 2"),
                 response.raw().body());
-        assertEquals(List.of("Query"), counter.operations(), "the director's GetItem was never sent");
+        // By key: the earlier tests' calls for the held movie may still be retried by the SDK meanwhile.
+        assertEquals(List.of("Query"), counter.operationsNaming("tt9610001"), "one Query of the movie's collection");
+        assertEquals(List.of(), counter.operationsNaming("nm0000151"), "the director's GetItem was never sent");
         assertTrue(response.body().path("extensions").path("cost").path("readUnits").asDouble() > 2);
     }
 
