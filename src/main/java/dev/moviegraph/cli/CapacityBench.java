@@ -61,7 +61,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
  */
 final class CapacityBench {
     private static final String USAGE = "usage: moviegraph.jar benchmark capacity [--movies N] [--rates R,R,...]"
-            + " [--hot-share F] [--totals transactional|stream] [--clients N] [--max-throttles N] [--replicas N]"
+            + " [--hot-share F] [--totals transactional|stream] [--clients N] [--max-throttles N] [--replicas N] [--windows N]"
             + "\n  records streams through a partition-accounting stand-in (DynamoDB's per-key limits) in front of"
             + "\n  an embedded DynamoDB Local, one simulated second per rate step; prints one line per step";
     private static final String MONTH = "2024-05";
@@ -70,35 +70,41 @@ final class CapacityBench {
 
     /**
      * @param replicas gateways with subscribers, each polling the change feed's log 4 times a second
+     * @param windows  TOTALS=stream: counting windows a simulated second (stream shards / tumbling window
+     *                 seconds: 4 is 120 shards with 30 s windows); each moves the month's best totals once
      */
     record Options(int movies, List<Integer> rates, double hotShare, String totals, int clients, int maxThrottles,
-                   int replicas) {
+                   int replicas, int windows) {
         Options withMovies(int value) {
-            return new Options(value, rates, hotShare, totals, clients, maxThrottles, replicas);
+            return new Options(value, rates, hotShare, totals, clients, maxThrottles, replicas, windows);
         }
 
         Options withRates(List<Integer> value) {
-            return new Options(movies, value, hotShare, totals, clients, maxThrottles, replicas);
+            return new Options(movies, value, hotShare, totals, clients, maxThrottles, replicas, windows);
         }
 
         Options withHotShare(double value) {
-            return new Options(movies, rates, value, totals, clients, maxThrottles, replicas);
+            return new Options(movies, rates, value, totals, clients, maxThrottles, replicas, windows);
         }
 
         Options withTotals(String value) {
-            return new Options(movies, rates, hotShare, value, clients, maxThrottles, replicas);
+            return new Options(movies, rates, hotShare, value, clients, maxThrottles, replicas, windows);
         }
 
         Options withClients(int value) {
-            return new Options(movies, rates, hotShare, totals, value, maxThrottles, replicas);
+            return new Options(movies, rates, hotShare, totals, value, maxThrottles, replicas, windows);
         }
 
         Options withMaxThrottles(int value) {
-            return new Options(movies, rates, hotShare, totals, clients, value, replicas);
+            return new Options(movies, rates, hotShare, totals, clients, value, replicas, windows);
         }
 
         Options withReplicas(int value) {
-            return new Options(movies, rates, hotShare, totals, clients, maxThrottles, value);
+            return new Options(movies, rates, hotShare, totals, clients, maxThrottles, value, windows);
+        }
+
+        Options withWindows(int value) {
+            return new Options(movies, rates, hotShare, totals, clients, maxThrottles, replicas, value);
         }
     }
 
@@ -141,7 +147,7 @@ final class CapacityBench {
     }
 
     static Options parse(String[] args) {
-        Options options = new Options(10_000, List.of(100, 1_000, 10_000, 100_000), 0.1, "stream", 64, 50, 10);
+        Options options = new Options(10_000, List.of(100, 1_000, 10_000, 100_000), 0.1, "stream", 64, 50, 10, 4);
         try {
             for (int i = 0; i < args.length; i += 2) {
                 String value = args[i + 1];
@@ -154,6 +160,7 @@ final class CapacityBench {
                     case "--clients" -> options.withClients(Integer.parseInt(value));
                     case "--max-throttles" -> options.withMaxThrottles(Integer.parseInt(value));
                     case "--replicas" -> options.withReplicas(Integer.parseInt(value));
+                    case "--windows" -> options.withWindows(Integer.parseInt(value));
                     default -> throw new IllegalArgumentException(args[i]);
                 };
             }
@@ -163,7 +170,8 @@ final class CapacityBench {
         boolean valid = options.movies() >= 2 && options.movies() <= 1_000_000 && !options.rates().isEmpty()
                 && options.rates().stream().allMatch(rate -> rate > 0 && rate <= 1_000_000)
                 && options.hotShare() >= 0 && options.hotShare() < 1 && options.clients() >= 1 && options.clients() <= 512
-                && options.maxThrottles() >= 1 && options.replicas() >= 0 && options.replicas() <= 1_000 && List.of("transactional", "stream").contains(options.totals());
+                && options.maxThrottles() >= 1 && options.replicas() >= 0 && options.replicas() <= 1_000
+                && options.windows() >= 1 && options.windows() <= 1_000 && List.of("transactional", "stream").contains(options.totals());
         return valid ? options : null;
     }
 
@@ -182,8 +190,9 @@ final class CapacityBench {
              Feed feed = new Feed(standIn.endpoint(), ledger, options.replicas())) {
             load(dynamo.endpoint(), options.movies());
             out.printf(Locale.ROOT, "%d movies, TOTALS=%s, hot movie %.0f%% of each step, layout %d (the top list in %d"
-                    + " partitions a month)%n", options.movies(), options.totals(), 100 * options.hotShare(),
-                    TableModel.LAYOUT_VERSION, TopShards.COUNT);
+                    + " partitions a month)%s%n", options.movies(), options.totals(), 100 * options.hotShare(),
+                    TableModel.LAYOUT_VERSION, TopShards.COUNT, options.totals().equals("stream")
+                            ? ", " + options.windows() + " counting windows a second" : "");
             URI base = URI.create("http://127.0.0.1:" + server.port());
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             AtomicLongArray counted = new AtomicLongArray(options.movies());
@@ -238,7 +247,8 @@ final class CapacityBench {
                 }
                 int sent = Math.min(next.get(), rate);
                 if (aggregation != null) {
-                    aggregation.countStep(http, base, counted.get(0));
+                    aggregation.countStep(http, base, counted.get(0), new StreamAggregator.Window(
+                            Math.max(1, (rate + options.windows() - 1) / options.windows()), Duration.ofDays(1)));
                 }
                 Feed.Second published = feed.second(rate, movies);
                 PartitionLedger.Usage busiest = ledger.busiest().orElse(null);
@@ -303,8 +313,11 @@ final class CapacityBench {
     }
 
     /**
-     * TOTALS=stream: the stream aggregator, run by the benchmark once per simulated second (as a Lambda
-     * reading a shard's batch of that second), its table calls through the stand-in so they are charged.
+     * TOTALS=stream: the stream aggregator, run by the benchmark once per simulated second, its table calls
+     * through the stand-in so they are charged. It counts the second in {@code --windows} windows of equal
+     * streams: DynamoDB Local's stream has one shard, and what the top index pays is one move of each best
+     * total per window, so {@code windows} a second stand for as many stream shards' tumbling windows (a
+     * deployment with S shards and windows of W seconds closes S / W a second, each over 1 / S of the streams).
      */
     private record Aggregation(DynamoDbAsyncClient client, DynamoDbStreamsAsyncClient streams,
                                StreamAggregator aggregator) implements AutoCloseable {
@@ -318,11 +331,11 @@ final class CapacityBench {
         }
 
         /** Counts the step's streams: passes over the stream until the hot movie's are in (ten minutes at most). */
-        void countStep(HttpClient http, URI base, long hotCounted) throws InterruptedException {
+        void countStep(HttpClient http, URI base, long hotCounted, StreamAggregator.Window window) throws InterruptedException {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             while (System.nanoTime() < deadline) {
                 try {
-                    aggregator.countOnce();
+                    aggregator.countOnce(window);
                 } catch (RuntimeException throttledOrRaced) {
                     // What the in-process aggregator and Lambda do: count again from the checkpoint. A
                     // refusal is in the ledger's throttles; the step then ends inexact if it lasts.
@@ -332,7 +345,7 @@ final class CapacityBench {
                 JsonNode total = post(http, base, "{ streamTotal(movieId: \"" + movieId(0) + "\", month: \"" + MONTH
                         + "\") { streams } }");
                 if (total.path("data").path("streamTotal").path("streams").asLong() >= hotCounted) {
-                    aggregator.countOnce(); // the other movies' records are in the same batches or just after
+                    aggregator.countOnce(window); // the other movies' records are in the same batches or just after
                     return;
                 }
                 Thread.sleep(100);

@@ -25,7 +25,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * Counts a batch of one stream shard's records into the monthly totals, exactly once whoever reads the
  * shard (the in-process {@link StreamAggregator}, a Lambda invocation, a second reader that raced the
  * first). A batch is summed first, one count per movie and month, so a movie streamed 10,000 times in a
- * batch is one update of its total (and at most one move in its top-index shard), not 10,000. The sums go
+ * batch is one update of its total (and at most one move in its top-index shard), not 10,000; a batch is
+ * a whole window of reads (Lambda's tumbling window, a pass of the in-process aggregator), so the month's
+ * best totals move once a window per stream shard, which is what bounds the top index's writes. The sums go
  * in transactions of at most {@value #MAX_TOTALS_PER_TRANSACTION} totals, in key order, each with the
  * shard's checkpoint: the first on condition that the checkpoint is still where the batch started,
  * each next one on condition that the one before it is in ({@code pending}, {@code done}); the last moves
@@ -59,11 +61,11 @@ public final class ShardCounter {
      * layout 3 kept checkpoints, so the first transaction writes the shard's own item on condition that
      * layout 3's is still there.
      */
-    public record Position(String sequence, boolean closed, String pending, int done, boolean layout3) {
+    public record Position(String sequence, boolean closed, String pending, int done, boolean layout3, String pendingSums) {
         public static final Position START = new Position(null, false, null, 0);
 
         public Position(String sequence, boolean closed, String pending, int done) {
-            this(sequence, closed, pending, done, false);
+            this(sequence, closed, pending, done, false, null);
         }
     }
 
@@ -96,14 +98,14 @@ public final class ShardCounter {
         if (item != null) {
             TableModel.Checkpoint stored = TableModel.CHECKPOINT.decode(item);
             return new Position(stored.sequenceNumber(), stored.closed(), stored.pending(),
-                    stored.done() == null ? 0 : stored.done());
+                    stored.done() == null ? 0 : stored.done(), false, stored.pendingSums());
         }
         Map<String, AttributeValue> layout3 = read(TableModel.layout3CheckpointKey(shardId));
         if (layout3 == null) {
             return Position.START;
         }
         TableModel.Checkpoint stored = TableModel.CHECKPOINT.decode(layout3);
-        return new Position(stored.sequenceNumber(), stored.closed(), null, 0, true);
+        return new Position(stored.sequenceNumber(), stored.closed(), null, 0, true, null);
     }
 
     private Map<String, AttributeValue> read(Map<String, AttributeValue> key) {
@@ -118,15 +120,38 @@ public final class ShardCounter {
      * in are skipped. Throws {@link IllegalStateException} when another reader moved the checkpoint.
      */
     public void count(String shardId, Position at, List<Counted> streams, String to, boolean closing) {
+        count(shardId, at, sum(streams), to, closing);
+    }
+
+    /** Each total's streams among {@code streams}. */
+    public static Map<Counted, Long> sum(List<Counted> streams) {
+        Map<Counted, Long> sums = new HashMap<>();
+        streams.forEach(stream -> sums.merge(stream, 1L, Long::sum));
+        return sums;
+    }
+
+    /**
+     * As {@link #count(String, Position, List, String, boolean)}, the streams already summed per total: what a
+     * reader that keeps a window of several batches hands over (Lambda's tumbling window, the in-process
+     * aggregator's pass). The sums must be those of exactly the records after {@code at} up to {@code to}.
+     */
+    public void count(String shardId, Position at, Map<Counted, Long> counts, String to, boolean closing) {
         if (at.pending() != null && !at.pending().equals(to)) {
             throw new IllegalArgumentException("Shard " + shardId + " has a batch to " + at.pending() + " pending, not " + to);
         }
         Map<String, Long> sums = new TreeMap<>(); // key order: the same transactions whoever sums the batch
         Map<String, Counted> byKey = new HashMap<>();
-        for (Counted stream : streams) {
-            String key = stream.movieId().value() + "|" + stream.month();
-            sums.merge(key, 1L, Long::sum);
-            byKey.putIfAbsent(key, stream);
+        counts.forEach((total, streams) -> {
+            String key = total.movieId().value() + "|" + total.month();
+            sums.merge(key, streams, Long::sum);
+            byKey.putIfAbsent(key, total);
+        });
+        // What a reader finishing this batch must have summed too: a window's sums come from a state Lambda keeps,
+        // and a batch finished with other sums would commit other transactions under the same checkpoints.
+        String digest = sums.size() + " totals, " + sums.values().stream().mapToLong(Long::longValue).sum() + " streams";
+        if (at.pending() != null && at.pendingSums() != null && !at.pendingSums().equals(digest)) {
+            throw new IllegalStateException("Shard " + shardId + " has a batch to " + at.pending() + " pending of "
+                    + at.pendingSums() + ", and this reader summed " + digest + "; it is finished only with its own records");
         }
         List<List<String>> units = new ArrayList<>();
         List<String> keys = new ArrayList<>(sums.keySet());
@@ -141,7 +166,7 @@ public final class ShardCounter {
             Map<String, String> titles = titles(unit.stream().map(key -> byKey.get(key).movieId()).distinct().toList());
             boolean last = i == units.size();
             TableModel.Checkpoint next = last ? new TableModel.Checkpoint(shardId, to, closing)
-                    : new TableModel.Checkpoint(shardId, at.sequence(), false, to, i);
+                    : new TableModel.Checkpoint(shardId, at.sequence(), false, to, i, digest);
             Map<String, Boolean> ranked = new HashMap<>();
             for (int attempt = 1; ; attempt++) {
                 List<TransactWriteItem> items = new ArrayList<>();
@@ -199,7 +224,7 @@ public final class ShardCounter {
                 }
             }
         }
-        streams.stream().map(Counted::month).distinct().forEach(month -> floors.raise(month, context));
+        counts.keySet().stream().map(Counted::month).distinct().forEach(month -> floors.raise(month, context));
     }
 
     private static boolean throttled(TransactionCanceledException e) {

@@ -6,7 +6,6 @@ import dev.moviegraph.catalog.CallObserver;
 
 import java.math.BigInteger;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,9 +29,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
 
 /**
  * TOTALS=stream, in process: reads the table's change stream, every shard in turn (parents drained
- * before their children, which keeps per-key order), and has each batch of up to
- * {@value #MAX_BATCH_RECORDS} streams counted by a {@link ShardCounter}, exactly once whatever stops or
- * races it. The embedded default runs one in the gateway; at scale the same counting runs in a Lambda
+ * before their children, which keeps per-key order), and has each shard's window (what it holds when
+ * read, up to {@value #MAX_WINDOW_TOTALS} totals, as a Lambda's tumbling window state would) counted by a
+ * {@link ShardCounter}, exactly once whatever stops or races it. The embedded default runs one in the gateway; at scale the same counting runs in a Lambda
  * function per shard (see docs/operations.md), and gateways set AGGREGATOR=off.
  */
 public final class StreamAggregator implements AutoCloseable {
@@ -42,6 +41,7 @@ public final class StreamAggregator implements AutoCloseable {
     private final DynamoDbStreamsAsyncClient streams;
     private final String streamArn;
     private final ShardCounter counter;
+    private final Window window;
     /** How far this aggregator has read each shard, which may be past its checkpoint (see drain). */
     private final Map<String, Cursor> cursors = new HashMap<>();
     /** Shards whose refusal was logged already (DynamoDB Local refuses an iterator after its newest record). */
@@ -57,6 +57,13 @@ public final class StreamAggregator implements AutoCloseable {
     /** {@code raiseFloorsEvery}: how often a month's top-list floor is raised at most (see {@link TopFloors}). */
     public StreamAggregator(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams, String table,
                             String streamArn, CallObserver observer, Duration raiseFloorsEvery) {
+        this(dynamo, streams, table, streamArn, observer, raiseFloorsEvery, Window.DEFAULT);
+    }
+
+    /** {@code window}: when a shard's window is counted (see {@link Window}). */
+    public StreamAggregator(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams, String table,
+                            String streamArn, CallObserver observer, Duration raiseFloorsEvery, Window window) {
+        this.window = window;
         this.streams = streams;
         this.streamArn = streamArn;
         this.counter = new ShardCounter(dynamo, table, new CallContext(observer, List.of("aggregator")), raiseFloorsEvery);
@@ -75,10 +82,10 @@ public final class StreamAggregator implements AutoCloseable {
      * One pass over the stream without a thread of its own: what a Lambda invocation per shard does, for a
      * caller that decides when (the capacity benchmark, once per simulated second).
      */
-    public boolean countOnce() {
+    public boolean countOnce(Window window) {
         running = true;
         try {
-            return drainAll();
+            return drainAll(window);
         } catch (RuntimeException e) {
             cursors.clear(); // as the thread does: the next pass starts over from the checkpoints
             throw e;
@@ -104,7 +111,7 @@ public final class StreamAggregator implements AutoCloseable {
     private void run() {
         while (running) {
             try {
-                if (!drainAll()) {
+                if (!drainAll(window)) {
                     Thread.sleep(IDLE.toMillis());
                 }
             } catch (InterruptedException e) {
@@ -126,10 +133,10 @@ public final class StreamAggregator implements AutoCloseable {
 
     /**
      * One pass over every open shard, parents before children; true when anything was counted or
-     * checkpointed. Each shard is read to its current end in batches of up to {@value #MAX_BATCH_RECORDS}
-     * records (a Lambda's largest batch), each counted by the {@link ShardCounter}.
+     * checkpointed. Each shard is read to its current end in windows (see {@link Window}), each counted by
+     * the {@link ShardCounter} in one go.
      */
-    public boolean drainAll() {
+    public boolean drainAll(Window window) {
         List<Shard> shards = shards();
         Set<String> open = new HashSet<>();
         Map<String, ShardCounter.Position> positions = new HashMap<>();
@@ -144,7 +151,7 @@ public final class StreamAggregator implements AutoCloseable {
         for (Shard shard : shards) {
             boolean parentPending = shard.parentShardId() != null && open.contains(shard.parentShardId());
             if (open.contains(shard.shardId()) && !parentPending && running) {
-                progressed |= drain(shard, positions.get(shard.shardId()));
+                progressed |= drain(shard, positions.get(shard.shardId()), window);
             }
         }
         return progressed;
@@ -162,7 +169,7 @@ public final class StreamAggregator implements AutoCloseable {
      * after a restart, and they count nothing. A batch the checkpoint says is pending (a reader stopped
      * between its transactions) is read again, exactly to its end, and finished first.
      */
-    private boolean drain(Shard shard, ShardCounter.Position position) {
+    private boolean drain(Shard shard, ShardCounter.Position position, Window window) {
         String shardId = shard.shardId();
         Cursor cursor = position.pending() != null ? null : cursors.get(shardId);
         String seen = cursor != null ? cursor.seen() : position.sequence();
@@ -179,12 +186,16 @@ public final class StreamAggregator implements AutoCloseable {
         // A fresh iterator may start before where this aggregator was (see iteratorAfter): skip that part.
         BigInteger skipUpTo = fresh && seen != null ? new BigInteger(seen) : null;
         BigInteger pendingEnd = position.pending() == null ? null : new BigInteger(position.pending());
-        List<ShardCounter.Counted> batch = new ArrayList<>();
+        Map<ShardCounter.Counted, Long> batch = new HashMap<>();
+        long batchStreams = 0;
+        long windowOpened = System.nanoTime();
         String last = null;
         boolean progressed = false;
         while (iterator != null && running) {
+            // A page never takes a window past its streams: the window ends where the benchmark asked.
+            int limit = pendingEnd != null ? 1000 : (int) Math.max(1, Math.min(1000, window.maxStreams() - batchStreams));
             GetRecordsResponse page = streams.getRecords(GetRecordsRequest.builder().shardIterator(iterator)
-                    .limit(1000).build()).join();
+                    .limit(limit).build()).join();
             iterator = page.nextShardIterator();
             boolean reachedPending = false;
             for (Record record : page.records()) {
@@ -199,7 +210,8 @@ public final class StreamAggregator implements AutoCloseable {
                 Map<String, AttributeValue> image = record.dynamodb().newImage();
                 if (record.eventName() == OperationType.INSERT && image != null && TableModel.is(image, TableModel.STREAM)) {
                     TableModel.StoredStream stream = TableModel.STREAM.decode(image);
-                    batch.add(new ShardCounter.Counted(stream.movieId(), stream.month()));
+                    batch.merge(new ShardCounter.Counted(stream.movieId(), stream.month()), 1L, Long::sum);
+                    batchStreams++;
                 }
                 last = record.dynamodb().sequenceNumber();
                 if (pendingEnd != null && sequence.equals(pendingEnd)) {
@@ -208,7 +220,10 @@ public final class StreamAggregator implements AutoCloseable {
                 }
             }
             boolean closed = iterator == null && !reachedPending;
-            boolean full = batch.size() >= MAX_BATCH_RECORDS || reachedPending;
+            // A pending batch is read exactly to its end; any other is a window: as much as the shard has now,
+            // up to what Lambda's state would hold, the window's streams or its time.
+            boolean full = pendingEnd != null ? reachedPending : batch.size() >= MAX_WINDOW_TOTALS
+                    || batchStreams >= window.maxStreams() || System.nanoTime() - windowOpened >= window.maxAge().toNanos();
             if (!full && !closed && !page.records().isEmpty()) {
                 if (last != null) {
                     seen = last;
@@ -226,6 +241,8 @@ public final class StreamAggregator implements AutoCloseable {
                 position = new ShardCounter.Position(to, closed, null, 0);
                 progressed = true;
                 batch.clear();
+                batchStreams = 0;
+                windowOpened = System.nanoTime();
                 pendingEnd = null;
             }
             seen = to;
@@ -275,6 +292,17 @@ public final class StreamAggregator implements AutoCloseable {
     private record Cursor(String iterator, String seen) {
     }
 
-    /** Records per batch: Lambda's largest batch for a DynamoDB stream. */
-    static final int MAX_BATCH_RECORDS = 10_000;
+    /** Totals a window sums at most: about what Lambda's state (1 MB a shard) holds. */
+    static final int MAX_WINDOW_TOTALS = 20_000;
+
+    /**
+     * When a shard's window is counted, besides when the shard has nothing more to read now or the window
+     * has {@value #MAX_WINDOW_TOTALS} totals: after {@code maxStreams} streams, or {@code maxAge} after it
+     * opened. Each window moves the month's best totals once in the top index, so fewer, longer windows
+     * are what lets the top list take more streams a second.
+     */
+    public record Window(long maxStreams, Duration maxAge) {
+        /** The gateway's own: counted within about a second, as before windows. */
+        public static final Window DEFAULT = new Window(Long.MAX_VALUE, Duration.ofSeconds(1));
+    }
 }

@@ -95,9 +95,10 @@ public final class TableModel {
      * being committed, {@code pending} is the batch's last record and {@code done} how many of its
      * transactions are in, so whoever reads the checkpoint next finishes that batch, never counts it twice.
      */
-    public record Checkpoint(String shardId, String sequenceNumber, boolean closed, String pending, Integer done) {
+    public record Checkpoint(String shardId, String sequenceNumber, boolean closed, String pending, Integer done,
+                             String pendingSums) {
         public Checkpoint(String shardId, String sequenceNumber, boolean closed) {
-            this(shardId, sequenceNumber, closed, null, null);
+            this(shardId, sequenceNumber, closed, null, null, null);
         }
     }
 

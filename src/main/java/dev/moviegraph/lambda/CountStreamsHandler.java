@@ -55,55 +55,74 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
     @Override
     public TimeWindowEventResponse handleRequest(DynamodbTimeWindowEvent event, Context context) {
         List<DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
-        if (records.isEmpty()) {
-            return counted();
+        CountingWindow window = CountingWindow.decode(event.getState());
+        boolean windowEnds = Boolean.TRUE.equals(event.getIsFinalInvokeForWindow());
+        if (records.isEmpty() && window.isEmpty()) {
+            return counted(CountingWindow.EMPTY);
         }
         String shard = event.getShardId();
         if (shard == null) {
             throw new IllegalStateException("The event names no shard: set TumblingWindowInSeconds on the event source"
                     + " mapping (see docs/operations.md); nothing was counted");
         }
-        String first = sequence(records.get(0));
+        String first = records.isEmpty() ? null : sequence(records.get(0));
         try {
-            log.publish(StreamRecords.changes(records));
+            if (!records.isEmpty()) {
+                log.publish(StreamRecords.changes(records));
+            }
             ShardCounter.Position at = counter.position(shard);
-            List<DynamodbStreamRecord> fresh = after(records, at.sequence());
-            if (fresh.isEmpty()) {
-                return counted(); // a retried batch, already counted
+            if (window.countedAt(at.sequence())) {
+                window = CountingWindow.EMPTY; // its write went through, or another reader counted past it
+            } else if (!window.beganAt(at.sequence())) {
+                // Another reader counted part of this window: which part, only the records could say, and the
+                // earlier batches' are gone. Wait (Lambda retries this batch) until it has counted past them.
+                return retryFrom(first, event, context, "another reader moved the checkpoint of shard " + shard
+                        + " to " + at.sequence() + " inside this window (" + window.from() + " to " + window.to() + ")");
             }
-            first = sequence(fresh.get(0));
+            List<DynamodbStreamRecord> fresh = after(after(records, at.sequence()), window.to());
             if (at.pending() != null) {
-                // An invocation died between the transactions of this batch: finish it, then the rest.
+                // A write of this window died between its transactions: the window up to the pending end is that
+                // batch (the same sums, so the same transactions). Finish it, then go on with the rest.
                 List<DynamodbStreamRecord> pending = fresh.stream().filter(record -> !after(record, at.pending())).toList();
-                if (pending.isEmpty() || !sequence(pending.get(pending.size() - 1)).equals(at.pending())) {
-                    return retryFrom(first, context, "the batch does not reach the pending batch's end " + at.pending());
+                String reached = pending.isEmpty() ? window.to() : sequence(pending.get(pending.size() - 1));
+                if (!at.pending().equals(reached)) {
+                    return retryFrom(first, event, context, "the window does not reach the pending batch's end " + at.pending());
                 }
-                counter.count(shard, at, streams(pending), at.pending(), false);
+                counter.count(shard, at, window.plus(streams(pending), reached, at.sequence()).sums(), at.pending(), false);
+                window = CountingWindow.EMPTY;
                 fresh = after(fresh, at.pending());
-                if (fresh.isEmpty()) {
-                    return counted();
-                }
-                first = sequence(fresh.get(0));
-                counter.count(shard, counter.position(shard), streams(fresh), sequence(fresh.get(fresh.size() - 1)), false);
-                return counted();
             }
-            counter.count(shard, at, streams(fresh), sequence(fresh.get(fresh.size() - 1)), false);
-            return counted();
+            if (!fresh.isEmpty()) {
+                window = window.plus(streams(fresh), sequence(fresh.get(fresh.size() - 1)),
+                        at.pending() != null ? at.pending() : at.sequence());
+            }
+            if (!window.isEmpty() && (windowEnds || window.full())) {
+                counter.count(shard, counter.position(shard), window.sums(), window.to(), false);
+                window = CountingWindow.EMPTY;
+            }
+            return counted(window);
         } catch (RuntimeException e) {
-            return retryFrom(first, context, e.toString());
+            return retryFrom(first, event, context, e.toString());
         }
     }
 
-    private static TimeWindowEventResponse counted() {
-        return TimeWindowEventResponse.builder().withState(Map.of()).withBatchItemFailures(List.of()).build();
+    /** Every record handed over is counted or summed in {@code window}, which Lambda hands to the next invocation. */
+    private static TimeWindowEventResponse counted(CountingWindow window) {
+        return TimeWindowEventResponse.builder().withState(window.encode()).withBatchItemFailures(List.of()).build();
     }
 
-    /** Lambda retries the batch from {@code sequence}: the records before it are counted. */
-    private static TimeWindowEventResponse retryFrom(String sequence, Context context, String why) {
+    /**
+     * Lambda retries the batch from {@code sequence}, with the window as it was before it; a window's end
+     * with no records to name fails whole, and Lambda calls it again.
+     */
+    private static TimeWindowEventResponse retryFrom(String sequence, DynamodbTimeWindowEvent event, Context context, String why) {
+        if (sequence == null) {
+            throw new IllegalStateException("Writing the window failed (" + why + "); Lambda invokes the window's end again");
+        }
         if (context != null && context.getLogger() != null) {
             context.getLogger().log("Counting stopped at " + sequence + " (" + why + "); Lambda retries from there");
         }
-        return TimeWindowEventResponse.builder().withState(Map.of())
+        return TimeWindowEventResponse.builder().withState(event.getState() == null ? Map.of() : event.getState())
                 .withBatchItemFailures(List.of(new TimeWindowEventResponse.BatchItemFailure(sequence))).build();
     }
 

@@ -24,7 +24,7 @@ class CapacityBenchTest {
     void transactionalStreamsSpreadOverTheTopIndexShardsUntilOneMoviesPartitionIsFull() throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         List<CapacityBench.Step> steps = CapacityBench.run(new CapacityBench.Options(50, List.of(400, 1_500), 0,
-                "transactional", 8, 5, 3), new PrintStream(printed, true, StandardCharsets.UTF_8));
+                "transactional", 8, 5, 3, 4), new PrintStream(printed, true, StandardCharsets.UTF_8));
         String output = printed.toString(StandardCharsets.UTF_8);
 
         CapacityBench.Step quiet = steps.get(0);
@@ -53,7 +53,7 @@ class CapacityBenchTest {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         // Half of 1,000 streams on one movie: twice what its partition takes with TOTALS=transactional.
         List<CapacityBench.Step> steps = CapacityBench.run(new CapacityBench.Options(200, List.of(1_000), 0.5,
-                "stream", 8, 5, 3), new PrintStream(printed, true, StandardCharsets.UTF_8));
+                "stream", 8, 5, 3, 1), new PrintStream(printed, true, StandardCharsets.UTF_8));
         String output = printed.toString(StandardCharsets.UTF_8);
 
         CapacityBench.Step step = steps.get(0);

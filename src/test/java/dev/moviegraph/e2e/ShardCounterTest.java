@@ -111,6 +111,11 @@ class ShardCounterTest {
         assertEquals(expected.entrySet().stream().sorted(Map.Entry.comparingByKey()).limit(99)
                 .mapToLong(Map.Entry::getValue).sum(), halfway);
 
+        // A reader with other sums (a Lambda window whose state was lost) does not finish it with them.
+        assertThrows(IllegalStateException.class,
+                () -> counter(client).count(shard, pending, first.subList(1, first.size()), "1000", false));
+        assertEquals(1, counter(client).position(shard).done());
+
         counter(client).count(shard, pending, first, "1000", false);
         ShardCounter.Position done = counter(client).position(shard);
         assertEquals("1000", done.sequence());

@@ -115,11 +115,24 @@ class CountStreamsHandlerTest {
         return byShard;
     }
 
+    /** A whole window in one invocation: Lambda's last of a window, with no state before it. */
     private static DynamodbTimeWindowEvent event(String shard, List<DynamodbStreamRecord> records) {
+        return event(shard, records, Map.of(), true);
+    }
+
+    private static DynamodbTimeWindowEvent event(String shard, List<DynamodbStreamRecord> records,
+                                                 Map<String, String> state, boolean windowEnds) {
         DynamodbTimeWindowEvent event = new DynamodbTimeWindowEvent();
         event.setShardId(shard);
         event.setRecords(records);
+        event.setState(state);
+        event.setIsFinalInvokeForWindow(windowEnds);
         return event;
+    }
+
+    private static Map<String, String> summed(TimeWindowEventResponse response) {
+        assertTrue(response.getBatchItemFailures().isEmpty(), response.toString());
+        return response.getState();
     }
 
     private static long total(String movie, String month) {
@@ -151,6 +164,66 @@ class CountStreamsHandlerTest {
                     .getBatchItemFailures().isEmpty());
             assertTrue(handler.handleRequest(event(shard, records), null).getBatchItemFailures().isEmpty());
         });
+        assertExact(expected, month);
+    }
+
+    @Test
+    void aWindowOfSeveralBatchesIsSummedInTheStateAndWrittenOnceAtItsEnd() {
+        String month = nextMonth();
+        Map<String, Long> expected = record(month, 40);
+        CountStreamsHandler handler = new CountStreamsHandler(client, TABLE);
+        recordsOf(month).forEach((shard, records) -> {
+            int third = records.size() / 3;
+            List<DynamodbStreamRecord> one = records.subList(0, third);
+            List<DynamodbStreamRecord> two = records.subList(third, 2 * third);
+            List<DynamodbStreamRecord> three = records.subList(2 * third, records.size());
+            Map<String, String> afterOne = summed(handler.handleRequest(event(shard, one, Map.of(), false), null));
+            Map<String, String> afterTwo = summed(handler.handleRequest(event(shard, two, afterOne, false), null));
+            // Lambda retries the second batch with the state from before it: the same sums, counted once.
+            assertEquals(afterTwo, summed(handler.handleRequest(event(shard, two, afterOne, false), null)));
+            Map<String, String> afterThree = summed(handler.handleRequest(event(shard, three, afterTwo, false), null));
+            assertFalse(afterThree.isEmpty());
+            expected.keySet().forEach(movie -> assertEquals(0, total(movie, month), "nothing written inside the window"));
+
+            assertEquals(Map.of(), summed(handler.handleRequest(event(shard, List.of(), afterThree, true), null)));
+            assertExact(expected, month);
+            // The window's end again (its answer lost): the state is at or before the checkpoint, dropped.
+            assertEquals(Map.of(), summed(handler.handleRequest(event(shard, List.of(), afterThree, true), null)));
+        });
+        assertExact(expected, month);
+    }
+
+    @Test
+    void aWindowsWriteKilledBetweenTransactionsIsFinishedOnlyWithTheStateBeforeItsLastBatch() {
+        String month = nextMonth();
+        Map<String, Long> expected = record(month, 150); // 150 totals: two transactions
+        DynamoDbAsyncClient dying = DynamoClients.create(dynamo.endpoint(), List.of(new DiesAtTransaction(2)));
+        try {
+            recordsOf(month).forEach((shard, records) -> {
+                int half = records.size() / 2;
+                List<DynamodbStreamRecord> last = records.subList(half, records.size());
+                Map<String, String> before = summed(new CountStreamsHandler(client, TABLE)
+                        .handleRequest(event(shard, records.subList(0, half), Map.of(), false), null));
+                TimeWindowEventResponse killed = new CountStreamsHandler(dying, TABLE)
+                        .handleRequest(event(shard, last, before, true), null);
+                assertEquals(last.get(0).getDynamodb().getSequenceNumber(),
+                        killed.getBatchItemFailures().get(0).getItemIdentifier(), "the last batch is retried");
+                assertEquals(before, killed.getState(), "with the state from before it");
+                Map<String, Long> halfway = new LinkedHashMap<>();
+                expected.keySet().forEach(movie -> halfway.put(movie, total(movie, month)));
+
+                // Without the window's first half (a state lost), the pending write is not finished wrong.
+                TimeWindowEventResponse withoutState = new CountStreamsHandler(client, TABLE)
+                        .handleRequest(event(shard, last, Map.of(), true), null);
+                assertEquals(1, withoutState.getBatchItemFailures().size());
+                halfway.forEach((movie, streams) -> assertEquals(streams, total(movie, month), movie));
+
+                assertEquals(Map.of(), summed(new CountStreamsHandler(client, TABLE)
+                        .handleRequest(event(shard, last, before, true), null)));
+            });
+        } finally {
+            dying.close();
+        }
         assertExact(expected, month);
     }
 
