@@ -11,20 +11,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
-import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /**
@@ -41,6 +37,7 @@ public final class StreamAggregator implements AutoCloseable {
     private final DynamoDbStreamsAsyncClient streams;
     private final String streamArn;
     private final ShardCounter counter;
+    private final ShardRecords records;
     private final Window window;
     /** How far this aggregator has read each shard, which may be past its checkpoint (see drain). */
     private final Map<String, Cursor> cursors = new HashMap<>();
@@ -65,6 +62,7 @@ public final class StreamAggregator implements AutoCloseable {
                             String streamArn, CallObserver observer, Duration raiseFloorsEvery, Window window) {
         this.window = window;
         this.streams = streams;
+        this.records = new ShardRecords(streams, streamArn);
         this.streamArn = streamArn;
         this.counter = new ShardCounter(dynamo, table, new CallContext(observer, List.of("aggregator")), raiseFloorsEvery);
     }
@@ -262,30 +260,14 @@ public final class StreamAggregator implements AutoCloseable {
         return progressed;
     }
 
-    /**
-     * An iterator just after {@code sequence}, or at the start of the shard when there is none. DynamoDB
-     * Local refuses AFTER_SEQUENCE_NUMBER for the newest record of a shard; then the shard is read from
-     * its start and the records up to {@code sequence} are skipped by number (real DynamoDB accepts it).
-     */
+    /** An iterator just after {@code sequence}, or at the shard's start (see {@link ShardRecords#iteratorAfter}). */
     private String iteratorAfter(String shardId, String sequence) {
-        GetShardIteratorRequest.Builder start = GetShardIteratorRequest.builder().streamArn(streamArn).shardId(shardId);
-        if (sequence != null) {
-            try {
-                return streams.getShardIterator(start.shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER)
-                        .sequenceNumber(sequence).build()).join().shardIterator();
-            } catch (CompletionException e) {
-                if (!(e.getCause() instanceof DynamoDbException refused) || refused.getMessage() == null
-                        || !refused.getMessage().contains("SequenceNumber")) {
-                    throw e;
-                }
-                if (refusedOnce.add(shardId)) {
-                    LOG.info("Shard {} refused an iterator after {}; reading it from its start (and so on for "
-                            + "this shard, logged once)", shardId, sequence);
-                }
+        return records.iteratorAfter(shardId, sequence, () -> {
+            if (refusedOnce.add(shardId)) {
+                LOG.info("Shard {} refused an iterator after {}; reading it from its start (and so on for "
+                        + "this shard, logged once)", shardId, sequence);
             }
-        }
-        return streams.getShardIterator(GetShardIteratorRequest.builder().streamArn(streamArn).shardId(shardId)
-                .shardIteratorType(ShardIteratorType.TRIM_HORIZON).build()).join().shardIterator();
+        });
     }
 
     /** Where this aggregator is in a shard: the next iterator (null: get a fresh one) and the last record read. */

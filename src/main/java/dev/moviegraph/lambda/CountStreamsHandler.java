@@ -4,6 +4,7 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.dynamo.ChangeLog;
 import dev.moviegraph.dynamo.ShardCounter;
+import dev.moviegraph.dynamo.ShardRecords;
 import dev.moviegraph.metrics.GatewayMetrics;
 
 import com.amazonaws.services.lambda.runtime.Context;
@@ -18,17 +19,23 @@ import java.util.List;
 import java.util.Map;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /**
  * TOTALS=stream at scale: the stream counter as a Lambda function, in the same jar
  * ({@code dev.moviegraph.lambda.CountStreamsHandler::handleRequest}), one invocation per shard at a
  * time, as Lambda reads a DynamoDB stream. The event source mapping must set TumblingWindowInSeconds
- * (the events then name their shard, which the checkpoint is kept by) and ReportBatchItemFailures, and
- * leave ParallelizationFactor at 1 (docs/operations.md). Each batch is counted by the same
- * {@link ShardCounter} as the in-process aggregator: records at or before the shard's checkpoint are a
- * retried batch's, already counted, and skipped; a batch left pending by an invocation that died is
- * finished first. On any failure the response names the first record not counted, and Lambda retries
- * from it: every stream is counted exactly once whatever is retried, split or raced.
+ * and ReportBatchItemFailures, and leave ParallelizationFactor at 1 (docs/operations.md). Each
+ * invocation adds its batch's streams to the window's sums, kept in the state Lambda hands to the next
+ * ({@link CountingWindow}); the window's last invocation (or one whose state nears Lambda's 1 MB) has
+ * them counted by the same {@link ShardCounter} as the in-process aggregator, so each total is written
+ * once a window, not once a batch. Records at or before the shard's checkpoint, or already in the
+ * window, are skipped (a retried batch); a state at or before the checkpoint is dropped (its write went
+ * through). Where the state cannot say what the checkpoint needs (a write that died between its
+ * transactions, a checkpoint another reader moved into the window), the shard's own records are read
+ * again ({@link ShardRecords}). A failed batch is answered with its first record and the state from
+ * before it, and Lambda retries it; a failed window end throws, and Lambda invokes it again: every
+ * stream is counted exactly once whatever is retried, split or raced.
  *
  * <p>Before counting, it publishes what the batch changed to the change feed's log ({@link ChangeLog}),
  * so the gateways (CHANGE_FEED=published) read no stream: one reader per shard, this one. A retried batch
@@ -37,6 +44,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> {
     private final ShardCounter counter;
     private final ChangeLog log;
+    private final DynamoDbStreamsAsyncClient streams;
 
     /** What Lambda calls: the table from TABLE_NAME, DynamoDB from DYNAMODB_ENDPOINT (aws) and the function's role. */
     public CountStreamsHandler() {
@@ -44,10 +52,11 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
     }
 
     CountStreamsHandler(AppConfig config) {
-        this(StreamRecords.client(config), config.tableName());
+        this(StreamRecords.client(config), StreamRecords.streamsClient(config), config.tableName());
     }
 
-    public CountStreamsHandler(DynamoDbAsyncClient client, String table) {
+    public CountStreamsHandler(DynamoDbAsyncClient client, DynamoDbStreamsAsyncClient streams, String table) {
+        this.streams = streams;
         this.counter = new ShardCounter(client, table, new CallContext(new GatewayMetrics(), List.of("lambda")));
         this.log = new ChangeLog(client, table, Clock.systemUTC());
     }
@@ -70,40 +79,61 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
             if (!records.isEmpty()) {
                 log.publish(StreamRecords.changes(records));
             }
+            ShardRecords stream = new ShardRecords(streams, streamArn(event, records));
             ShardCounter.Position at = counter.position(shard);
             if (window.countedAt(at.sequence())) {
                 window = CountingWindow.EMPTY; // its write went through, or another reader counted past it
-            } else if (!window.beganAt(at.sequence())) {
-                // Another reader counted part of this window: which part, only the records could say, and the
-                // earlier batches' are gone. Wait (Lambda retries this batch) until it has counted past them.
-                return retryFrom(first, event, context, "another reader moved the checkpoint of shard " + shard
-                        + " to " + at.sequence() + " inside this window (" + window.from() + " to " + window.to() + ")");
             }
             List<DynamodbStreamRecord> fresh = after(after(records, at.sequence()), window.to());
             if (at.pending() != null) {
-                // A write of this window died between its transactions: the window up to the pending end is that
-                // batch (the same sums, so the same transactions). Finish it, then go on with the rest.
-                List<DynamodbStreamRecord> pending = fresh.stream().filter(record -> !after(record, at.pending())).toList();
-                String reached = pending.isEmpty() ? window.to() : sequence(pending.get(pending.size() - 1));
-                if (!at.pending().equals(reached)) {
-                    return retryFrom(first, event, context, "the window does not reach the pending batch's end " + at.pending());
-                }
-                counter.count(shard, at, window.plus(streams(pending), reached, at.sequence()).sums(), at.pending(), false);
-                window = CountingWindow.EMPTY;
+                // A write died between its transactions (this function's, or another reader's): finish it with
+                // the sums of exactly its records, which the shard itself still has (the window in hand may
+                // not hold them all: a state lost, or a batch longer than Lambda's).
+                counter.count(shard, at, stream.streamsBetween(shard, at.sequence(), at.pending()), at.pending(), false);
+                window = window.isEmpty() || !after(window.to(), at.pending()) ? CountingWindow.EMPTY
+                        : rebuilt(stream, shard, at.pending(), window.to());
                 fresh = after(fresh, at.pending());
+            } else if (!window.beganAt(at.sequence())) {
+                // Another reader counted part of this window: the shard's records say which part is left.
+                window = rebuilt(stream, shard, at.sequence(), window.to());
             }
+            String begins = at.pending() != null ? at.pending() : at.sequence();
             if (!fresh.isEmpty()) {
-                window = window.plus(streams(fresh), sequence(fresh.get(fresh.size() - 1)),
-                        at.pending() != null ? at.pending() : at.sequence());
+                window = window.plus(streams(fresh), sequence(fresh.get(fresh.size() - 1)), begins);
             }
             if (!window.isEmpty() && (windowEnds || window.full())) {
-                counter.count(shard, counter.position(shard), window.sums(), window.to(), false);
+                // Written from where the window began: if another reader moved the checkpoint meanwhile, the
+                // first transaction's condition fails and nothing is counted twice.
+                ShardCounter.Position from = at.pending() == null ? at : new ShardCounter.Position(at.pending(), false, null, 0);
+                if (!java.util.Objects.equals(window.from(), from.sequence())) {
+                    throw new IllegalStateException("The window of shard " + shard + " begins at " + window.from()
+                            + ", not at its checkpoint " + from.sequence());
+                }
+                counter.count(shard, from, window.sums(), window.to(), false);
                 window = CountingWindow.EMPTY;
             }
             return counted(window);
         } catch (RuntimeException e) {
+            if (windowEnds) {
+                // The window's end failed: Lambda holds the shard and invokes it again, with the same state.
+                throw new IllegalStateException("Writing the window of shard " + shard + " failed; Lambda invokes its end again", e);
+            }
             return retryFrom(first, event, context, e.toString());
         }
+    }
+
+    /** The window of the shard's records after {@code after} up to {@code to}, read from the stream. */
+    private static CountingWindow rebuilt(ShardRecords stream, String shard, String after, String to) {
+        Map<ShardCounter.Counted, Long> sums = stream.streamsBetween(shard, after, to);
+        return sums.isEmpty() ? CountingWindow.EMPTY : new CountingWindow(after, to, sums);
+    }
+
+    /** The stream the event's records come from (the event names it at a window's end without records). */
+    private static String streamArn(DynamodbTimeWindowEvent event, List<DynamodbStreamRecord> records) {
+        if (event.getEventSourceArn() != null) {
+            return event.getEventSourceArn();
+        }
+        return records.isEmpty() ? null : records.get(0).getEventSourceARN();
     }
 
     /** Every record handed over is counted or summed in {@code window}, which Lambda hands to the next invocation. */
@@ -111,14 +141,8 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
         return TimeWindowEventResponse.builder().withState(window.encode()).withBatchItemFailures(List.of()).build();
     }
 
-    /**
-     * Lambda retries the batch from {@code sequence}, with the window as it was before it; a window's end
-     * with no records to name fails whole, and Lambda calls it again.
-     */
+    /** Lambda retries the batch from {@code sequence}, with the window as it was before it. */
     private static TimeWindowEventResponse retryFrom(String sequence, DynamodbTimeWindowEvent event, Context context, String why) {
-        if (sequence == null) {
-            throw new IllegalStateException("Writing the window failed (" + why + "); Lambda invokes the window's end again");
-        }
         if (context != null && context.getLogger() != null) {
             context.getLogger().log("Counting stopped at " + sequence + " (" + why + "); Lambda retries from there");
         }
@@ -139,7 +163,11 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
     }
 
     private static boolean after(DynamodbStreamRecord record, String sequence) {
-        return new BigInteger(sequence(record)).compareTo(new BigInteger(sequence)) > 0;
+        return after(sequence(record), sequence);
+    }
+
+    private static boolean after(String sequence, String than) {
+        return new BigInteger(sequence).compareTo(new BigInteger(than)) > 0;
     }
 
     private static String sequence(DynamodbStreamRecord record) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /** What the functions share: their DynamoDB client, and reading Lambda's stream records. */
 final class StreamRecords {
@@ -30,6 +31,12 @@ final class StreamRecords {
         }
         throw new ConfigException("The function needs DYNAMODB_ENDPOINT=aws (or a URL): it reads a table's stream,"
                 + " not an embedded DynamoDB Local");
+    }
+
+    /** The table's stream's client, as {@link #client}. */
+    static DynamoDbStreamsAsyncClient streamsClient(AppConfig config) {
+        return config.endpoint() instanceof AppConfig.Endpoint.Url url ? DynamoClients.createStreams(url.uri())
+                : DynamoClients.createStreams(null);
     }
 
     /** The movies and months the records changed, from their keys. */

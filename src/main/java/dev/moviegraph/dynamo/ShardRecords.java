@@ -1,0 +1,100 @@
+package dev.moviegraph.dynamo;
+
+import java.math.BigInteger;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
+import software.amazon.awssdk.services.dynamodb.model.OperationType;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
+
+/**
+ * Reading one shard of the table's stream by sequence number: an iterator just after a record, and the
+ * streams a stretch of the shard records. What a reader that was handed records by someone else (a
+ * Lambda invocation) falls back on when what it was handed does not say what the checkpoint needs: a
+ * window's state lost, a pending batch longer than the batch in hand.
+ */
+public final class ShardRecords {
+    /** Empty pages in a row after which a shard with records still to come is given up on for now. */
+    private static final int EMPTY_PAGES = 5;
+
+    private final DynamoDbStreamsAsyncClient streams;
+    private final String streamArn;
+
+    public ShardRecords(DynamoDbStreamsAsyncClient streams, String streamArn) {
+        this.streams = streams;
+        this.streamArn = streamArn;
+    }
+
+    /**
+     * The streams the shard's records after {@code after} (null: from the shard's start) up to and
+     * including {@code upTo} record, per total. Throws when the shard no longer has them (trimmed after
+     * 24 hours) or does not reach {@code upTo} yet.
+     */
+    public Map<ShardCounter.Counted, Long> streamsBetween(String shardId, String after, String upTo) {
+        BigInteger from = after == null ? null : new BigInteger(after);
+        BigInteger end = new BigInteger(upTo);
+        Map<ShardCounter.Counted, Long> sums = new HashMap<>();
+        String iterator = iteratorAfter(shardId, after);
+        int empty = 0;
+        while (iterator != null && empty < EMPTY_PAGES) {
+            GetRecordsResponse page = streams.getRecords(GetRecordsRequest.builder().shardIterator(iterator)
+                    .limit(1000).build()).join();
+            iterator = page.nextShardIterator();
+            empty = page.records().isEmpty() ? empty + 1 : 0;
+            for (Record record : page.records()) {
+                BigInteger sequence = new BigInteger(record.dynamodb().sequenceNumber());
+                if (from != null && sequence.compareTo(from) <= 0) {
+                    continue; // an iterator from the shard's start (see iteratorAfter)
+                }
+                if (sequence.compareTo(end) > 0) {
+                    throw new IllegalStateException("Shard " + shardId + " has no record " + upTo);
+                }
+                Map<String, AttributeValue> image = record.dynamodb().newImage();
+                if (record.eventName() == OperationType.INSERT && image != null && TableModel.is(image, TableModel.STREAM)) {
+                    TableModel.StoredStream stream = TableModel.STREAM.decode(image);
+                    sums.merge(new ShardCounter.Counted(stream.movieId(), stream.month()), 1L, Long::sum);
+                }
+                if (sequence.equals(end)) {
+                    return sums;
+                }
+            }
+        }
+        throw new IllegalStateException("Shard " + shardId + " does not reach " + upTo + " (trimmed, or not read yet)");
+    }
+
+    /**
+     * An iterator just after {@code sequence}, or at the start of the shard when there is none. DynamoDB
+     * Local refuses AFTER_SEQUENCE_NUMBER for the newest record of a shard; then the shard is read from
+     * its start, and the caller skips the records up to {@code sequence} by number (real DynamoDB accepts
+     * it). {@code refused}: told when that happens.
+     */
+    String iteratorAfter(String shardId, String sequence, Runnable refused) {
+        GetShardIteratorRequest.Builder start = GetShardIteratorRequest.builder().streamArn(streamArn).shardId(shardId);
+        if (sequence != null) {
+            try {
+                return streams.getShardIterator(start.shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER)
+                        .sequenceNumber(sequence).build()).join().shardIterator();
+            } catch (CompletionException e) {
+                if (!(e.getCause() instanceof DynamoDbException refusal) || refusal.getMessage() == null
+                        || !refusal.getMessage().contains("SequenceNumber")) {
+                    throw e;
+                }
+                refused.run();
+            }
+        }
+        return streams.getShardIterator(GetShardIteratorRequest.builder().streamArn(streamArn).shardId(shardId)
+                .shardIteratorType(ShardIteratorType.TRIM_HORIZON).build()).join().shardIterator();
+    }
+
+    private String iteratorAfter(String shardId, String sequence) {
+        return iteratorAfter(shardId, sequence, () -> { });
+    }
+}
