@@ -33,16 +33,57 @@ public final class ShardRecords {
         this.streamArn = streamArn;
     }
 
+    /** A stretch of a shard: its first record, and its streams per total. */
+    public record Stretch(String first, Map<ShardCounter.Counted, Long> sums) {
+    }
+
     /**
-     * The streams the shard's records after {@code after} (null: from the shard's start) up to and
-     * including {@code upTo} record, per total. Throws when the shard no longer has them (trimmed after
-     * 24 hours) or does not reach {@code upTo} yet.
+     * The shard's records after {@code after} (null: from the shard's start) up to and including record
+     * {@code upTo}. Throws when the shard no longer has them (trimmed after 24 hours) or does not reach
+     * {@code upTo} yet.
      */
-    public Map<ShardCounter.Counted, Long> streamsBetween(String shardId, String after, String upTo) {
-        BigInteger from = after == null ? null : new BigInteger(after);
+    public Stretch between(String shardId, String after, String upTo) {
         BigInteger end = new BigInteger(upTo);
         Map<ShardCounter.Counted, Long> sums = new HashMap<>();
-        String iterator = iteratorAfter(shardId, after);
+        String[] first = new String[1];
+        boolean reached = readAfter(shardId, after, record -> {
+            BigInteger sequence = new BigInteger(record.dynamodb().sequenceNumber());
+            if (sequence.compareTo(end) > 0) {
+                throw new IllegalStateException("Shard " + shardId + " has no record " + upTo);
+            }
+            if (first[0] == null) {
+                first[0] = record.dynamodb().sequenceNumber();
+            }
+            Map<String, AttributeValue> image = record.dynamodb().newImage();
+            if (record.eventName() == OperationType.INSERT && image != null && TableModel.is(image, TableModel.STREAM)) {
+                TableModel.StoredStream stream = TableModel.STREAM.decode(image);
+                sums.merge(new ShardCounter.Counted(stream.movieId(), stream.month()), 1L, Long::sum);
+            }
+            return !sequence.equals(end);
+        });
+        if (!reached) {
+            throw new IllegalStateException("Shard " + shardId + " does not reach " + upTo + " (trimmed, or not read yet)");
+        }
+        return new Stretch(first[0], sums);
+    }
+
+    /** The sequence number of the shard's first record after {@code after} (null: its first), or null if none yet. */
+    public String firstAfter(String shardId, String after) {
+        String[] first = new String[1];
+        readAfter(shardId, after, record -> {
+            first[0] = record.dynamodb().sequenceNumber();
+            return false;
+        });
+        return first[0];
+    }
+
+    /**
+     * Hands the shard's records after {@code after} to {@code next} in order while it answers true; true
+     * when it answered false (it has what it wanted), false when the shard has no more records for now.
+     */
+    private boolean readAfter(String shardId, String after, java.util.function.Predicate<Record> next) {
+        BigInteger from = after == null ? null : new BigInteger(after);
+        String iterator = iteratorAfter(shardId, after, () -> { });
         int empty = 0;
         while (iterator != null && empty < EMPTY_PAGES) {
             GetRecordsResponse page = streams.getRecords(GetRecordsRequest.builder().shardIterator(iterator)
@@ -50,24 +91,13 @@ public final class ShardRecords {
             iterator = page.nextShardIterator();
             empty = page.records().isEmpty() ? empty + 1 : 0;
             for (Record record : page.records()) {
-                BigInteger sequence = new BigInteger(record.dynamodb().sequenceNumber());
-                if (from != null && sequence.compareTo(from) <= 0) {
-                    continue; // an iterator from the shard's start (see iteratorAfter)
-                }
-                if (sequence.compareTo(end) > 0) {
-                    throw new IllegalStateException("Shard " + shardId + " has no record " + upTo);
-                }
-                Map<String, AttributeValue> image = record.dynamodb().newImage();
-                if (record.eventName() == OperationType.INSERT && image != null && TableModel.is(image, TableModel.STREAM)) {
-                    TableModel.StoredStream stream = TableModel.STREAM.decode(image);
-                    sums.merge(new ShardCounter.Counted(stream.movieId(), stream.month()), 1L, Long::sum);
-                }
-                if (sequence.equals(end)) {
-                    return sums;
+                boolean skipped = from != null && new BigInteger(record.dynamodb().sequenceNumber()).compareTo(from) <= 0;
+                if (!skipped && !next.test(record)) { // skipped: an iterator from the shard's start (see iteratorAfter)
+                    return true;
                 }
             }
         }
-        throw new IllegalStateException("Shard " + shardId + " does not reach " + upTo + " (trimmed, or not read yet)");
+        return false;
     }
 
     /**
@@ -92,9 +122,5 @@ public final class ShardRecords {
         }
         return streams.getShardIterator(GetShardIteratorRequest.builder().streamArn(streamArn).shardId(shardId)
                 .shardIteratorType(ShardIteratorType.TRIM_HORIZON).build()).join().shardIterator();
-    }
-
-    private String iteratorAfter(String shardId, String sequence) {
-        return iteratorAfter(shardId, sequence, () -> { });
     }
 }

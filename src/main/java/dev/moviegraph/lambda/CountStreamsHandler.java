@@ -31,9 +31,10 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
  * them counted by the same {@link ShardCounter} as the in-process aggregator, so each total is written
  * once a window, not once a batch. Records at or before the shard's checkpoint, or already in the
  * window, are skipped (a retried batch); a state at or before the checkpoint is dropped (its write went
- * through). Where the state cannot say what the checkpoint needs (a write that died between its
- * transactions, a checkpoint another reader moved into the window), the shard's own records are read
- * again ({@link ShardRecords}). A failed batch is answered with its first record and the state from
+ * through). A window is written up to its last record, counting or not, so the next one starts right
+ * after the checkpoint; one that does not (a state Lambda did not hand back), a write that died between
+ * its transactions and a checkpoint another reader moved into the window are resolved from the shard's
+ * own records ({@link ShardRecords}). A failed batch is answered with its first record and the state from
  * before it, and Lambda retries it; a failed window end throws, and Lambda invokes it again: every
  * stream is counted exactly once whatever is retried, split or raced.
  *
@@ -65,7 +66,9 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
     public TimeWindowEventResponse handleRequest(DynamodbTimeWindowEvent event, Context context) {
         List<DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
         CountingWindow window = CountingWindow.decode(event.getState());
-        boolean windowEnds = Boolean.TRUE.equals(event.getIsFinalInvokeForWindow());
+        // A window cut short by Lambda (its state past 1 MB, which this function's never reaches) ends too.
+        boolean windowEnds = Boolean.TRUE.equals(event.getIsFinalInvokeForWindow())
+                || Boolean.TRUE.equals(event.getIsWindowTerminatedEarly());
         if (records.isEmpty() && window.isEmpty()) {
             return counted(CountingWindow.EMPTY);
         }
@@ -89,7 +92,7 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
                 // A write died between its transactions (this function's, or another reader's): finish it with
                 // the sums of exactly its records, which the shard itself still has (the window in hand may
                 // not hold them all: a state lost, or a batch longer than Lambda's).
-                counter.count(shard, at, stream.streamsBetween(shard, at.sequence(), at.pending()), at.pending(), false);
+                counter.count(shard, at, stream.between(shard, at.sequence(), at.pending()).sums(), at.pending(), false);
                 window = window.isEmpty() || !after(window.to(), at.pending()) ? CountingWindow.EMPTY
                         : rebuilt(stream, shard, at.pending(), window.to());
                 fresh = after(fresh, at.pending());
@@ -99,16 +102,22 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
             }
             String begins = at.pending() != null ? at.pending() : at.sequence();
             if (!fresh.isEmpty()) {
-                window = window.plus(streams(fresh), sequence(fresh.get(fresh.size() - 1)), begins);
+                window = window.plus(streams(fresh), sequence(fresh.get(0)), sequence(fresh.get(fresh.size() - 1)), begins);
             }
             if (!window.isEmpty() && (windowEnds || window.full())) {
-                // Written from where the window began: if another reader moved the checkpoint meanwhile, the
-                // first transaction's condition fails and nothing is counted twice.
                 ShardCounter.Position from = at.pending() == null ? at : new ShardCounter.Position(at.pending(), false, null, 0);
                 if (!java.util.Objects.equals(window.from(), from.sequence())) {
                     throw new IllegalStateException("The window of shard " + shard + " begins at " + window.from()
                             + ", not at its checkpoint " + from.sequence());
                 }
+                if (!window.first().equals(stream.firstAfter(shard, window.from()))) {
+                    // The window does not start right after the checkpoint: a state Lambda did not hand back
+                    // (records summed in it would be skipped). The shard's records say what the window is.
+                    window = rebuilt(stream, shard, window.from(), window.to());
+                }
+                // Written from where the window began, records that count nothing included (so the next
+                // window starts right after it): if another reader moved the checkpoint meanwhile, the first
+                // transaction's condition fails and nothing is counted twice.
                 counter.count(shard, from, window.sums(), window.to(), false);
                 window = CountingWindow.EMPTY;
             }
@@ -124,8 +133,8 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
 
     /** The window of the shard's records after {@code after} up to {@code to}, read from the stream. */
     private static CountingWindow rebuilt(ShardRecords stream, String shard, String after, String to) {
-        Map<ShardCounter.Counted, Long> sums = stream.streamsBetween(shard, after, to);
-        return sums.isEmpty() ? CountingWindow.EMPTY : new CountingWindow(after, to, sums);
+        ShardRecords.Stretch stretch = stream.between(shard, after, to);
+        return new CountingWindow(after, stretch.first(), to, stretch.sums());
     }
 
     /** The stream the event's records come from (the event names it at a window's end without records). */

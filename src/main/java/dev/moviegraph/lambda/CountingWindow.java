@@ -11,18 +11,19 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a shard's tumbling window has summed so far and not yet written: the streams per total of the
- * records after {@code from} (the shard's checkpoint when the window began; null: the shard's start) up
- * to {@code to}. Lambda keeps it between the window's invocations as the function's state (a map of
- * strings, at most 1 MB a shard), and hands a retried batch the state from before it. Empty: nothing
- * summed, which fits any checkpoint.
+ * What a shard's tumbling window has read so far and not yet written: the streams per total of its
+ * records, {@code first} to {@code to}, which began after {@code from} (the shard's checkpoint when the
+ * window began; null: the shard's start). Lambda keeps it between the window's invocations as the
+ * function's state (a map of strings, at most 1 MB a shard), and hands a retried batch the state from
+ * before it. Empty: no record read, which fits any checkpoint.
  */
-record CountingWindow(String from, String to, Map<ShardCounter.Counted, Long> sums) {
-    static final CountingWindow EMPTY = new CountingWindow(null, null, Map.of());
+record CountingWindow(String from, String first, String to, Map<ShardCounter.Counted, Long> sums) {
+    static final CountingWindow EMPTY = new CountingWindow(null, null, null, Map.of());
     /** The state's estimated size at which the window is written early: Lambda ends a window past 1 MB. */
     static final int MAX_STATE_CHARS = 700_000;
 
     private static final String FROM = "from";
+    private static final String FIRST = "first";
     private static final String TO = "to";
     /** A sum's entry: its key is this prefix, the movie id, "|" and the month; its value the streams. */
     private static final String SUM = "s:";
@@ -32,7 +33,7 @@ record CountingWindow(String from, String to, Map<ShardCounter.Counted, Long> su
     }
 
     boolean isEmpty() {
-        return sums.isEmpty();
+        return first == null;
     }
 
     /** The window read back from Lambda's state; an empty or absent state is an empty window. */
@@ -48,7 +49,7 @@ record CountingWindow(String from, String to, Map<ShardCounter.Counted, Long> su
                         YearMonth.parse(key.substring(bar + 1))), Long.parseLong(value));
             }
         });
-        return sums.isEmpty() ? EMPTY : new CountingWindow(state.get(FROM), state.get(TO), sums);
+        return state.get(FIRST) == null ? EMPTY : new CountingWindow(state.get(FROM), state.get(FIRST), state.get(TO), sums);
     }
 
     Map<String, String> encode() {
@@ -59,23 +60,20 @@ record CountingWindow(String from, String to, Map<ShardCounter.Counted, Long> su
         if (from != null) {
             state.put(FROM, from);
         }
+        state.put(FIRST, first);
         state.put(TO, to);
         sums.forEach((total, streams) -> state.put(SUM + total.movieId().value() + "|" + total.month(), Long.toString(streams)));
         return state;
     }
 
     /**
-     * This window with {@code streams} added, the records after {@code to} up to {@code last}; a window that
-     * was empty begins at {@code checkpoint}. Records that count nothing leave an empty window empty (the
-     * checkpoint may stay behind them: they count nothing whoever reads them again).
+     * This window with the records after {@code to}, {@code next} to {@code last}, added: their
+     * {@code streams}. A window that was empty begins after {@code checkpoint}, with {@code next}.
      */
-    CountingWindow plus(List<ShardCounter.Counted> streams, String last, String checkpoint) {
-        if (streams.isEmpty()) {
-            return isEmpty() || last == null ? this : new CountingWindow(from, last, sums);
-        }
+    CountingWindow plus(List<ShardCounter.Counted> streams, String next, String last, String checkpoint) {
         Map<ShardCounter.Counted, Long> added = new HashMap<>(sums);
         ShardCounter.sum(streams).forEach((total, count) -> added.merge(total, count, Long::sum));
-        return new CountingWindow(isEmpty() ? checkpoint : from, last, added);
+        return isEmpty() ? new CountingWindow(checkpoint, next, last, added) : new CountingWindow(from, first, last, added);
     }
 
     /** Written already, by this window's own write whose answer Lambda never had, or by another reader. */

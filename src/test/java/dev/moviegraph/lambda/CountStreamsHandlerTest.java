@@ -60,6 +60,8 @@ class CountStreamsHandlerTest {
     private static DynamoDbStreamsAsyncClient streams;
     private static String arn;
     private static int month = 1;
+    /** The last record of each shard when the table was set up. */
+    private static Map<String, String> setUpTo;
 
     @BeforeEach
     void table() {
@@ -73,6 +75,13 @@ class CountStreamsHandlerTest {
             movies.add(new Movie(MovieId.of(id(m)), "l" + m, 2002, null, List.of(), null));
         }
         new DynamoCatalogImport(client, TABLE, 4).write(movies);
+        // The set-up's records are counted (nothing) as Lambda would, so each test's window starts after them.
+        setUpTo = new java.util.HashMap<>();
+        LambdaEvents.read(streams, arn, record -> true).forEach((shard, records) -> {
+            assertTrue(new CountStreamsHandler(client, streams, TABLE).handleRequest(event(shard, records), null)
+                    .getBatchItemFailures().isEmpty());
+            setUpTo.put(shard, records.get(records.size() - 1).getDynamodb().getSequenceNumber());
+        });
     }
 
     @AfterEach
@@ -105,12 +114,18 @@ class CountStreamsHandlerTest {
         return expected;
     }
 
-    /** The stream's records of this month's stream items, by shard, as Lambda would hand them. */
+    /**
+     * Every record of the stream since the table was set up (the test's), by shard, as Lambda would hand
+     * them: the set-up's records were handed to the function already, so its checkpoint is just before.
+     */
     private static Map<String, List<DynamodbStreamRecord>> recordsOf(String month) {
-        return LambdaEvents.read(streams, arn, record -> {
-            Map<String, AttributeValue> image = record.dynamodb().newImage();
-            return image != null && image.containsKey("month") && month.equals(image.get("month").s());
-        });
+        Map<String, List<DynamodbStreamRecord>> since = new LinkedHashMap<>();
+        LambdaEvents.read(streams, arn, record -> true).forEach((shard, records) -> since.put(shard, records.stream()
+                .filter(record -> setUpTo.get(shard) == null || new java.math.BigInteger(record.getDynamodb().getSequenceNumber())
+                        .compareTo(new java.math.BigInteger(setUpTo.get(shard))) > 0).toList()));
+        since.values().removeIf(List::isEmpty);
+        assertFalse(since.isEmpty(), "records of " + month);
+        return since;
     }
 
     /** A whole window in one invocation: Lambda's last of a window, with no state before it. */
@@ -188,6 +203,21 @@ class CountStreamsHandlerTest {
             assertExact(expected, month);
             // The window's end again (its answer lost): the state is at or before the checkpoint, dropped.
             assertEquals(Map.of(), summed(handler.handleRequest(event(shard, List.of(), afterThree, true), null)));
+        });
+        assertExact(expected, month);
+    }
+
+    @Test
+    void aWindowWhoseStateLambdaDidNotHandBackIsReadAgainFromTheShard() {
+        String month = nextMonth();
+        Map<String, Long> expected = record(month, 40);
+        CountStreamsHandler handler = new CountStreamsHandler(client, streams, TABLE);
+        recordsOf(month).forEach((shard, records) -> {
+            int half = records.size() / 2;
+            assertFalse(summed(handler.handleRequest(event(shard, records.subList(0, half), Map.of(), false), null)).isEmpty());
+            // The window's end comes with a fresh state: the first half's sums are not in it.
+            assertEquals(Map.of(), summed(handler.handleRequest(event(shard, records.subList(half, records.size()),
+                    Map.of(), true), null)));
         });
         assertExact(expected, month);
     }

@@ -24,9 +24,10 @@ class CountingWindowTest {
     @Test
     void aWindowReadBackFromItsStateHasTheSameSumsAndBounds() {
         CountingWindow window = CountingWindow.EMPTY
-                .plus(List.of(stream(1, "2024-05"), stream(1, "2024-05"), stream(2, "2024-06")), "200", "100")
-                .plus(List.of(stream(1, "2024-05")), "300", "250");
-        assertEquals(new CountingWindow("100", "300", Map.of(stream(1, "2024-05"), 3L, stream(2, "2024-06"), 1L)), window);
+                .plus(List.of(stream(1, "2024-05"), stream(1, "2024-05"), stream(2, "2024-06")), "110", "200", "100")
+                .plus(List.of(stream(1, "2024-05")), "210", "300", "250");
+        assertEquals(new CountingWindow("100", "110", "300", Map.of(stream(1, "2024-05"), 3L, stream(2, "2024-06"), 1L)),
+                window);
         assertEquals(window, CountingWindow.decode(window.encode()));
         assertTrue(CountingWindow.decode(Map.of()).isEmpty());
         assertTrue(window.beganAt("100"));
@@ -36,10 +37,13 @@ class CountingWindowTest {
     }
 
     @Test
-    void recordsThatCountNothingLeaveAnEmptyWindowEmptyAndMoveAnOpenOnesEnd() {
-        assertEquals(CountingWindow.EMPTY, CountingWindow.EMPTY.plus(List.of(), "500", "400"));
-        CountingWindow open = CountingWindow.EMPTY.plus(List.of(stream(1, "2024-05")), "500", "400");
-        assertEquals("600", open.plus(List.of(), "600", "400").to());
+    void recordsThatCountNothingStillOpenTheWindowSoItsCheckpointFollowsThem() {
+        CountingWindow nothing = CountingWindow.EMPTY.plus(List.of(), "450", "500", "400");
+        assertFalse(nothing.isEmpty());
+        assertEquals(Map.of(), nothing.sums());
+        assertEquals(nothing, CountingWindow.decode(nothing.encode()));
+        assertEquals("600", nothing.plus(List.of(stream(1, "2024-05")), "550", "600", "999").to());
+        assertEquals("400", nothing.plus(List.of(), "550", "600", "999").from());
     }
 
     @Test
@@ -51,7 +55,7 @@ class CountingWindowTest {
             for (int i = 0; i < 500; i++) {
                 batch.add(stream(movie++, "2024-05"));
             }
-            window = window.plus(batch, Integer.toString(movie), null);
+            window = window.plus(batch, Integer.toString(movie - 500), Integer.toString(movie), null);
         }
         int stateBytes = new ObjectMapper().writeValueAsBytes(window.encode()).length;
         assertTrue(stateBytes < 1_000_000, "Lambda ends a window early past 1 MB: " + stateBytes);
