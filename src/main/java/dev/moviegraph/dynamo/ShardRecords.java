@@ -2,6 +2,7 @@ package dev.moviegraph.dynamo;
 
 import java.math.BigInteger;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 
@@ -12,6 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
@@ -33,8 +35,8 @@ public final class ShardRecords {
         this.streamArn = streamArn;
     }
 
-    /** A stretch of a shard: its first record, and its streams per total. */
-    public record Stretch(String first, Map<ShardCounter.Counted, Long> sums) {
+    /** A stretch of a shard: its first and last records (null: none), and its streams per total. */
+    public record Stretch(String first, String last, Map<ShardCounter.Counted, Long> sums) {
     }
 
     /**
@@ -54,17 +56,44 @@ public final class ShardRecords {
             if (first[0] == null) {
                 first[0] = record.dynamodb().sequenceNumber();
             }
-            Map<String, AttributeValue> image = record.dynamodb().newImage();
-            if (record.eventName() == OperationType.INSERT && image != null && TableModel.is(image, TableModel.STREAM)) {
-                TableModel.StoredStream stream = TableModel.STREAM.decode(image);
-                sums.merge(new ShardCounter.Counted(stream.movieId(), stream.month()), 1L, Long::sum);
-            }
+            add(record, sums);
             return !sequence.equals(end);
         });
         if (!reached) {
             throw new IllegalStateException("Shard " + shardId + " does not reach " + upTo + " (trimmed, or not read yet)");
         }
-        return new Stretch(first[0], sums);
+        return new Stretch(first[0], upTo, sums);
+    }
+
+    /** The shard's records after {@code after} (null: from its start), as far as it has any now. */
+    public Stretch rest(String shardId, String after) {
+        Map<ShardCounter.Counted, Long> sums = new HashMap<>();
+        String[] firstAndLast = new String[2];
+        readAfter(shardId, after, record -> {
+            if (firstAndLast[0] == null) {
+                firstAndLast[0] = record.dynamodb().sequenceNumber();
+            }
+            firstAndLast[1] = record.dynamodb().sequenceNumber();
+            add(record, sums);
+            return true;
+        });
+        return new Stretch(firstAndLast[0], firstAndLast[1], sums);
+    }
+
+    /** The shard's parent, if it has one the stream still lists (a parent older than 24 hours is gone). */
+    public String parentOf(String shardId) {
+        List<Shard> shards = StreamShards.all(streams, streamArn);
+        String parent = shards.stream().filter(shard -> shard.shardId().equals(shardId)).map(Shard::parentShardId)
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+        return shards.stream().anyMatch(shard -> shard.shardId().equals(parent)) ? parent : null;
+    }
+
+    private static void add(Record record, Map<ShardCounter.Counted, Long> sums) {
+        Map<String, AttributeValue> image = record.dynamodb().newImage();
+        if (record.eventName() == OperationType.INSERT && image != null && TableModel.is(image, TableModel.STREAM)) {
+            TableModel.StoredStream stream = TableModel.STREAM.decode(image);
+            sums.merge(new ShardCounter.Counted(stream.movieId(), stream.month()), 1L, Long::sum);
+        }
     }
 
     /** The sequence number of the shard's first record after {@code after} (null: its first), or null if none yet. */

@@ -46,6 +46,10 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
     private final ShardCounter counter;
     private final ChangeLog log;
     private final DynamoDbStreamsAsyncClient streams;
+    /** A shard's parent in the stream (null: none); the stream's own listing but in tests. */
+    private final java.util.function.BiFunction<ShardRecords, String, String> parents;
+    /** Shards whose parent this instance saw counted to its end. */
+    private final java.util.Set<String> parentsDone = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** What Lambda calls: the table from TABLE_NAME, DynamoDB from DYNAMODB_ENDPOINT (aws) and the function's role. */
     public CountStreamsHandler() {
@@ -57,7 +61,13 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
     }
 
     public CountStreamsHandler(DynamoDbAsyncClient client, DynamoDbStreamsAsyncClient streams, String table) {
+        this(client, streams, table, ShardRecords::parentOf);
+    }
+
+    CountStreamsHandler(DynamoDbAsyncClient client, DynamoDbStreamsAsyncClient streams, String table,
+                        java.util.function.BiFunction<ShardRecords, String, String> parents) {
         this.streams = streams;
+        this.parents = parents;
         this.counter = new ShardCounter(client, table, new CallContext(new GatewayMetrics(), List.of("lambda")));
         this.log = new ChangeLog(client, table, Clock.systemUTC());
     }
@@ -105,6 +115,9 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
                 window = window.plus(streams(fresh), sequence(fresh.get(0)), sequence(fresh.get(fresh.size() - 1)), begins);
             }
             if (!window.isEmpty() && (windowEnds || window.full())) {
+                if (at.sequence() == null && at.pending() == null && !at.layout3()) {
+                    finishParent(stream, shard);
+                }
                 ShardCounter.Position from = at.pending() == null ? at : new ShardCounter.Position(at.pending(), false, null, 0);
                 if (!java.util.Objects.equals(window.from(), from.sequence())) {
                     throw new IllegalStateException("The window of shard " + shard + " begins at " + window.from()
@@ -129,6 +142,33 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
             }
             return retryFrom(first, event, context, e.toString());
         }
+    }
+
+    /**
+     * Before a shard's first write: its parent's records past the parent's checkpoint, counted from the
+     * stream and the parent closed. Lambda reads a parent to its end before its children, but whether it
+     * ends the parent's last window with a final invocation (which writes it) it does not say; if it did
+     * not, that window's sums went with its state, and this counts them.
+     */
+    void finishParent(ShardRecords stream, String shard) {
+        if (parentsDone.contains(shard)) {
+            return;
+        }
+        String parent = parents.apply(stream, shard);
+        if (parent != null) {
+            ShardCounter.Position at = counter.position(parent);
+            if (!at.closed()) {
+                if (at.pending() != null) {
+                    counter.count(parent, at, stream.between(parent, at.sequence(), at.pending()).sums(), at.pending(), false);
+                    at = counter.position(parent);
+                }
+                ShardRecords.Stretch rest = stream.rest(parent, at.sequence());
+                if (rest.last() != null) {
+                    counter.count(parent, at, rest.sums(), rest.last(), true);
+                }
+            }
+        }
+        parentsDone.add(shard);
     }
 
     /** The window of the shard's records after {@code after} up to {@code to}, read from the stream. */

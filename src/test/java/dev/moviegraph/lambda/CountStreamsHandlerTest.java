@@ -15,6 +15,8 @@ import dev.moviegraph.dynamo.ChangeLog;
 import dev.moviegraph.dynamo.DynamoCatalogImport;
 import dev.moviegraph.dynamo.DynamoCatalogWriter;
 import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.ShardCounter;
+import dev.moviegraph.dynamo.ShardRecords;
 import dev.moviegraph.dynamo.StreamAggregator;
 import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.local.EmbeddedDynamo;
@@ -218,6 +220,29 @@ class CountStreamsHandlerTest {
             // The window's end comes with a fresh state: the first half's sums are not in it.
             assertEquals(Map.of(), summed(handler.handleRequest(event(shard, records.subList(half, records.size()),
                     Map.of(), true), null)));
+        });
+        assertExact(expected, month);
+    }
+
+    @Test
+    void aParentsLastWindowThatLambdaNeverEndedIsCountedBeforeItsChildsFirstWrite() {
+        String month = nextMonth();
+        Map<String, Long> expected = record(month, 40);
+        recordsOf(month).forEach((shard, records) -> {
+            // Lambda read the shard to its end, but its last window's state went with it (no final invocation).
+            assertFalse(summed(new CountStreamsHandler(client, streams, TABLE)
+                    .handleRequest(event(shard, records, Map.of(), false), null)).isEmpty());
+            expected.keySet().forEach(movie -> assertEquals(0, total(movie, month), movie));
+
+            String child = shard + "-child";
+            CountStreamsHandler childs = new CountStreamsHandler(client, streams, TABLE,
+                    (stream, id) -> id.equals(child) ? shard : null);
+            childs.finishParent(new ShardRecords(streams, arn), child);
+            assertExact(expected, month);
+            assertTrue(new ShardCounter(client, TABLE, new dev.moviegraph.catalog.CallContext(new GatewayMetrics(),
+                    List.of("t"))).position(shard).closed(), "the parent is closed");
+            // Once closed, a parent is not counted again (another instance, after a restart).
+            new CountStreamsHandler(client, streams, TABLE, (stream, id) -> shard).finishParent(new ShardRecords(streams, arn), child);
         });
         assertExact(expected, month);
     }
