@@ -35,9 +35,15 @@ public final class ShardRecords {
         this.streamArn = streamArn;
     }
 
-    /** A stretch of a shard: its first and last records (null: none), and its streams per total. */
-    public record Stretch(String first, String last, Map<ShardCounter.Counted, Long> sums) {
+    /**
+     * A stretch of a shard: its first and last records (null: none), its streams per total, and whether
+     * the shard ends with it (closed, read to its end).
+     */
+    public record Stretch(String first, String last, Map<ShardCounter.Counted, Long> sums, boolean ended) {
     }
+
+    /** How a read stopped: its reader had what it wanted, the shard ended, or it has nothing more for now. */
+    private enum Stop { WANTED, ENDED, NOTHING_YET }
 
     /**
      * The shard's records after {@code after} (null: from the shard's start) up to and including record
@@ -48,7 +54,7 @@ public final class ShardRecords {
         BigInteger end = new BigInteger(upTo);
         Map<ShardCounter.Counted, Long> sums = new HashMap<>();
         String[] first = new String[1];
-        boolean reached = readAfter(shardId, after, record -> {
+        boolean reached = Stop.WANTED == readAfter(shardId, after, record -> {
             BigInteger sequence = new BigInteger(record.dynamodb().sequenceNumber());
             if (sequence.compareTo(end) > 0) {
                 throw new IllegalStateException("Shard " + shardId + " has no record " + upTo);
@@ -62,14 +68,14 @@ public final class ShardRecords {
         if (!reached) {
             throw new IllegalStateException("Shard " + shardId + " does not reach " + upTo + " (trimmed, or not read yet)");
         }
-        return new Stretch(first[0], upTo, sums);
+        return new Stretch(first[0], upTo, sums, false);
     }
 
     /** The shard's records after {@code after} (null: from its start), as far as it has any now. */
     public Stretch rest(String shardId, String after) {
         Map<ShardCounter.Counted, Long> sums = new HashMap<>();
         String[] firstAndLast = new String[2];
-        readAfter(shardId, after, record -> {
+        Stop stop = readAfter(shardId, after, record -> {
             if (firstAndLast[0] == null) {
                 firstAndLast[0] = record.dynamodb().sequenceNumber();
             }
@@ -77,7 +83,7 @@ public final class ShardRecords {
             add(record, sums);
             return true;
         });
-        return new Stretch(firstAndLast[0], firstAndLast[1], sums);
+        return new Stretch(firstAndLast[0], firstAndLast[1], sums, stop == Stop.ENDED);
     }
 
     /** The shard's parent, if it has one the stream still lists (a parent older than 24 hours is gone). */
@@ -96,21 +102,30 @@ public final class ShardRecords {
         }
     }
 
-    /** The sequence number of the shard's first record after {@code after} (null: its first), or null if none yet. */
-    public String firstAfter(String shardId, String after) {
-        String[] first = new String[1];
-        readAfter(shardId, after, record -> {
-            first[0] = record.dynamodb().sequenceNumber();
-            return false;
+    /**
+     * Whether the shard's records after {@code after} (null: from its start) and before {@code first} count
+     * nothing (a window that starts at {@code first} then covers every stream after {@code after}).
+     */
+    public boolean nothingCountedBetween(String shardId, String after, String first) {
+        BigInteger end = new BigInteger(first);
+        boolean[] counted = new boolean[1];
+        Stop stop = readAfter(shardId, after, record -> {
+            if (new BigInteger(record.dynamodb().sequenceNumber()).compareTo(end) >= 0) {
+                return false;
+            }
+            Map<ShardCounter.Counted, Long> one = new HashMap<>();
+            add(record, one);
+            counted[0] = !one.isEmpty();
+            return !counted[0];
         });
-        return first[0];
+        return stop == Stop.WANTED && !counted[0];
     }
 
     /**
-     * Hands the shard's records after {@code after} to {@code next} in order while it answers true; true
-     * when it answered false (it has what it wanted), false when the shard has no more records for now.
+     * Hands the shard's records after {@code after} to {@code next} in order while it answers true, and
+     * says why it stopped.
      */
-    private boolean readAfter(String shardId, String after, java.util.function.Predicate<Record> next) {
+    private Stop readAfter(String shardId, String after, java.util.function.Predicate<Record> next) {
         BigInteger from = after == null ? null : new BigInteger(after);
         String iterator = iteratorAfter(shardId, after, () -> { });
         int empty = 0;
@@ -122,11 +137,11 @@ public final class ShardRecords {
             for (Record record : page.records()) {
                 boolean skipped = from != null && new BigInteger(record.dynamodb().sequenceNumber()).compareTo(from) <= 0;
                 if (!skipped && !next.test(record)) { // skipped: an iterator from the shard's start (see iteratorAfter)
-                    return true;
+                    return Stop.WANTED;
                 }
             }
         }
-        return false;
+        return iterator == null ? Stop.ENDED : Stop.NOTHING_YET;
     }
 
     /**

@@ -170,6 +170,10 @@ public final class StreamAggregator implements AutoCloseable {
     private boolean drain(Shard shard, ShardCounter.Position position, Window window) {
         String shardId = shard.shardId();
         Cursor cursor = position.pending() != null ? null : cursors.get(shardId);
+        if (cursor != null && position.sequence() != null && (cursor.seen() == null
+                || new BigInteger(position.sequence()).compareTo(new BigInteger(cursor.seen())) > 0)) {
+            cursor = null; // another reader counted past where this one was: go on from the checkpoint, not twice
+        }
         String seen = cursor != null ? cursor.seen() : position.sequence();
         String ending = shard.sequenceNumberRange() == null ? null : shard.sequenceNumberRange().endingSequenceNumber();
         if (position.pending() == null && ending != null && seen != null

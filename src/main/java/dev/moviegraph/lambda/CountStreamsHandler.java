@@ -114,23 +114,25 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
             if (!fresh.isEmpty()) {
                 window = window.plus(streams(fresh), sequence(fresh.get(0)), sequence(fresh.get(fresh.size() - 1)), begins);
             }
-            if (!window.isEmpty() && (windowEnds || window.full())) {
-                if (at.sequence() == null && at.pending() == null && !at.layout3()) {
-                    finishParent(stream, shard);
-                }
+            if (windowEnds && window.sums().isEmpty()) {
+                // Records that count nothing (the counter's own writes among them): not written, or each write
+                // would feed the next window forever. The checkpoint stays behind them; they count nothing.
+                window = CountingWindow.EMPTY;
+            }
+            if (!window.sums().isEmpty() && (windowEnds || window.full())) {
+                finishParent(stream, shard);
                 ShardCounter.Position from = at.pending() == null ? at : new ShardCounter.Position(at.pending(), false, null, 0);
                 if (!java.util.Objects.equals(window.from(), from.sequence())) {
                     throw new IllegalStateException("The window of shard " + shard + " begins at " + window.from()
                             + ", not at its checkpoint " + from.sequence());
                 }
-                if (!window.first().equals(stream.firstAfter(shard, window.from()))) {
-                    // The window does not start right after the checkpoint: a state Lambda did not hand back
-                    // (records summed in it would be skipped). The shard's records say what the window is.
+                if (!stream.nothingCountedBetween(shard, window.from(), window.first())) {
+                    // Streams between the checkpoint and the window's first record: a state Lambda did not hand
+                    // back (summed in it, they would be skipped). The shard's records say what the window is.
                     window = rebuilt(stream, shard, window.from(), window.to());
                 }
-                // Written from where the window began, records that count nothing included (so the next
-                // window starts right after it): if another reader moved the checkpoint meanwhile, the first
-                // transaction's condition fails and nothing is counted twice.
+                // Written from where the window began: if another reader moved the checkpoint meanwhile, the
+                // first transaction's condition fails and nothing is counted twice.
                 counter.count(shard, from, window.sums(), window.to(), false);
                 window = CountingWindow.EMPTY;
             }
@@ -145,30 +147,39 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
     }
 
     /**
-     * Before a shard's first write: its parent's records past the parent's checkpoint, counted from the
-     * stream and the parent closed. Lambda reads a parent to its end before its children, but whether it
-     * ends the parent's last window with a final invocation (which writes it) it does not say; if it did
-     * not, that window's sums went with its state, and this counts them.
+     * Before a shard's writes, until its parent is closed: the parent's records past its checkpoint,
+     * counted from the stream (its own parent's first), and the parent closed once read to its end.
+     * Lambda reads a parent to its end before its children, but whether it ends the parent's last window
+     * with a final invocation (which writes it) it does not say; if it did not, that window's sums went
+     * with its state, and this counts them.
      */
     void finishParent(ShardRecords stream, String shard) {
         if (parentsDone.contains(shard)) {
             return;
         }
         String parent = parents.apply(stream, shard);
-        if (parent != null) {
-            ShardCounter.Position at = counter.position(parent);
-            if (!at.closed()) {
-                if (at.pending() != null) {
-                    counter.count(parent, at, stream.between(parent, at.sequence(), at.pending()).sums(), at.pending(), false);
-                    at = counter.position(parent);
-                }
-                ShardRecords.Stretch rest = stream.rest(parent, at.sequence());
-                if (rest.last() != null) {
-                    counter.count(parent, at, rest.sums(), rest.last(), true);
-                }
-            }
+        if (parent == null || finish(stream, parent)) {
+            parentsDone.add(shard);
         }
-        parentsDone.add(shard);
+    }
+
+    /** Counts the shard's records past its checkpoint; true once it is closed (read to its end). */
+    private boolean finish(ShardRecords stream, String shard) {
+        ShardCounter.Position at = counter.position(shard);
+        if (at.closed()) {
+            return true;
+        }
+        finishParent(stream, shard);
+        if (at.pending() != null) {
+            counter.count(shard, at, stream.between(shard, at.sequence(), at.pending()).sums(), at.pending(), false);
+            at = counter.position(shard);
+        }
+        ShardRecords.Stretch rest = stream.rest(shard, at.sequence());
+        String to = rest.last() != null ? rest.last() : at.sequence();
+        if (to != null && (rest.last() != null || rest.ended())) {
+            counter.count(shard, at, rest.sums(), to, rest.ended());
+        }
+        return rest.ended();
     }
 
     /** The window of the shard's records after {@code after} up to {@code to}, read from the stream. */

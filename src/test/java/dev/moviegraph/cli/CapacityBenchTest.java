@@ -64,6 +64,18 @@ class CapacityBenchTest {
         // a put per stream, and the batch's sums: far below a transaction's 6 write units per stream
         assertTrue(step.perStream(step.writeUnits()) > 1 && step.perStream(step.writeUnits()) < 2, output);
         assertTrue(output.contains("write_units_per_stream="), output);
+
+        // The same second counted in ten windows (ten stream shards' windows closing in it): each moves the
+        // best totals again, so the second costs more writes, and is still exact.
+        ByteArrayOutputStream tenPrinted = new ByteArrayOutputStream();
+        CapacityBench.Step ten = CapacityBench.run(new CapacityBench.Options(200, List.of(1_000), 0.5,
+                "stream", 8, 5, 3, 10), new PrintStream(tenPrinted, true, StandardCharsets.UTF_8)).get(0);
+        String tenOutput = tenPrinted.toString(StandardCharsets.UTF_8);
+        assertTrue(tenOutput.contains("10 counting windows a second"), tenOutput);
+        assertTrue(ten.exact(), tenOutput);
+        assertTrue(ten.perStream(ten.writeUnits()) > step.perStream(step.writeUnits()) + 0.3,
+                step.perStream(step.writeUnits()) + " write units a stream in one window, "
+                        + ten.perStream(ten.writeUnits()) + " in ten: " + tenOutput);
     }
 
     @Test
@@ -71,6 +83,8 @@ class CapacityBenchTest {
         assertNull(CapacityBench.parse(new String[] {"--totals", "sometimes"}));
         assertNull(CapacityBench.parse(new String[] {"--rates", "100,-5"}));
         assertNull(CapacityBench.parse(new String[] {"--movies"}));
+        assertNull(CapacityBench.parse(new String[] {"--windows", "0"}));
+        assertEquals(8, CapacityBench.parse(new String[] {"--windows", "8"}).windows());
         assertEquals(List.of(100, 1000), CapacityBench.parse(new String[] {"--rates", "100, 1000"}).rates());
     }
 }

@@ -37,7 +37,7 @@ class CountingWindowTest {
     }
 
     @Test
-    void recordsThatCountNothingStillOpenTheWindowSoItsCheckpointFollowsThem() {
+    void recordsThatCountNothingOpenTheWindowAndAreCoveredByItsNextWrite() {
         CountingWindow nothing = CountingWindow.EMPTY.plus(List.of(), "450", "500", "400");
         assertFalse(nothing.isEmpty());
         assertEquals(Map.of(), nothing.sums());
