@@ -104,6 +104,12 @@ public final class PartitionLedger {
                 .map(entry -> new Usage(entry.getKey(), entry.getValue()));
     }
 
+    /** The partition that took the most units of {@code kind} in the current second, if any took some. */
+    public synchronized Optional<Usage> busiest(Charge.Kind kind) {
+        return thisSecond.entrySet().stream().filter(entry -> entry.getKey().kind() == kind)
+                .max(Map.Entry.comparingByValue()).map(entry -> new Usage(entry.getKey(), entry.getValue()));
+    }
+
     /** The units a partition took in the current second. */
     public synchronized double used(String resource, String partition, Charge.Kind kind) {
         return thisSecond.getOrDefault(new Key(resource, partition, kind), 0.0);

@@ -110,13 +110,16 @@ final class CapacityBench {
 
     /** One step's outcome. */
     record Step(int rate, int sent, long throttles, int refusedStreams, String hottest, double hottestUnits,
+                String busiestWrite, double busiestWriteUnits,
                 double top10Units, boolean exact, double writeUnits, double readUnits, int liveReads,
                 int liveFailures, Feed.Second feed) {
         String line() {
-            return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f top10_units=%.1f exact=%s"
+            return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f busiest_write=%s:%.0f"
+                            + " top10_units=%.1f exact=%s"
                             + " write_units_per_stream=%.2f read_units_per_stream=%.2f top10_reads_during=%d failed=%d"
                             + " feed_publishes=%d feed_write_units=%.0f feed_read_units=%.0f%s",
-                    rate, throttles, hottest, hottestUnits, top10Units, exact ? "yes" : "no", perStream(writeUnits),
+                    rate, throttles, hottest, hottestUnits, busiestWrite, busiestWriteUnits, top10Units,
+                    exact ? "yes" : "no", perStream(writeUnits),
                     perStream(readUnits), liveReads, liveFailures, feed.publishes(), feed.writeUnits(), feed.readUnits(),
                     sent < rate ? " (stopped after " + sent + " streams: " + refusedStreams + " refused)" : "");
         }
@@ -252,15 +255,16 @@ final class CapacityBench {
                 }
                 Feed.Second published = feed.second(rate, movies);
                 PartitionLedger.Usage busiest = ledger.busiest().orElse(null);
+                PartitionLedger.Usage busiestWrite = ledger.busiest(Charge.Kind.WRITE).orElse(null);
                 double writeUnits = ledger.total(Charge.Kind.WRITE);
                 double readUnits = ledger.total(Charge.Kind.READ);
                 double topBefore = topReadUnits(ledger);
                 JsonNode top = post(http, base, "{ topMovies(month: \"" + MONTH + "\", limit: 10) { streams } }");
                 double topUnits = topReadUnits(ledger) - topBefore;
                 Step step = new Step(rate, sent, ledger.throttles() - throttlesBefore, refused.get(),
-                        busiest == null ? "-" : busiest.key().resource() + "/" + busiest.key().partition()
-                                + "[" + busiest.key().kind().name().toLowerCase(Locale.ROOT) + "]",
-                        busiest == null ? 0 : busiest.unitsPerSecond(), topUnits, exact(top, counted), writeUnits,
+                        name(busiest),
+                        busiest == null ? 0 : busiest.unitsPerSecond(), name(busiestWrite),
+                        busiestWrite == null ? 0 : busiestWrite.unitsPerSecond(), topUnits, exact(top, counted), writeUnits,
                         readUnits, liveReads, liveFailures, published);
                 out.println(step.line());
                 if (step.throttles() > 0) {
@@ -272,17 +276,24 @@ final class CapacityBench {
             }
             out.println(allExact(dynamo.endpoint(), counted));
             out.println();
-            out.println("| streams/s offered | throttles | hottest key | its units/s | top-10 read units | exact"
-                    + " | write units per stream | read units per stream | feed write / read units |");
-            out.println("|---|---|---|---|---|---|---|---|---|");
+            out.println("| streams/s offered | throttles | hottest key | its units/s | busiest write key | its units/s"
+                    + " | top-10 read units | exact | write units per stream | read units per stream | feed write / read units |");
+            out.println("|---|---|---|---|---|---|---|---|---|---|---|");
             for (Step step : steps) {
-                out.printf(Locale.ROOT, "| %,d | %d | `%s` | %.0f | %.1f | %s | %.2f | %.2f | %.0f / %.0f |%n",
-                        step.rate(), step.throttles(), step.hottest(), step.hottestUnits(), step.top10Units(),
+                out.printf(Locale.ROOT, "| %,d | %d | `%s` | %.0f | `%s` | %.0f | %.1f | %s | %.2f | %.2f | %.0f / %.0f |%n",
+                        step.rate(), step.throttles(), step.hottest(), step.hottestUnits(), step.busiestWrite(),
+                        step.busiestWriteUnits(), step.top10Units(),
                         step.exact() ? "yes" : "no", step.perStream(step.writeUnits()), step.perStream(step.readUnits()),
                         step.feed().writeUnits(), step.feed().readUnits());
             }
         }
         return steps;
+    }
+
+    /** A partition as the benchmark prints it: table or index, key, and which of its limits. */
+    private static String name(PartitionLedger.Usage usage) {
+        return usage == null ? "-" : usage.key().resource() + "/" + usage.key().partition()
+                + "[" + usage.key().kind().name().toLowerCase(Locale.ROOT) + "]";
     }
 
     /** The read units charged so far to the month's top list: every shard's partition of the top index. */

@@ -38,6 +38,8 @@ class CapacityBenchTest {
         assertTrue(busy.hottest().contains("mov#tt00000002") || busy.hottest().startsWith("moviegraph/index/gsi7/top#2024-05#"),
                 output);
         assertTrue(busy.hottestUnits() > 990 && busy.hottestUnits() <= 1_000, output);
+        assertEquals(busy.hottestUnits(), busy.busiestWriteUnits(), 0.001, "the busiest is a write limit: " + output);
+        assertTrue(output.contains(" busiest_write=" + busy.busiestWrite() + ":"), output);
         assertTrue(busy.exact(), "refused streams are not counted: " + output);
         assertTrue(output.contains("rate=1500 throttles="), output);
         assertTrue(output.contains("| streams/s offered | throttles |"), output);
