@@ -250,8 +250,7 @@ final class CapacityBench {
                 }
                 int sent = Math.min(next.get(), rate);
                 if (aggregation != null) {
-                    aggregation.countStep(http, base, counted.get(0), new StreamAggregator.Window(
-                            Math.max(1, (rate + options.windows() - 1) / options.windows()), Duration.ofDays(1)));
+                    aggregation.countStep(http, base, counted.get(0), window(rate, options.windows()));
                 }
                 Feed.Second published = feed.second(rate, movies);
                 PartitionLedger.Usage busiest = ledger.busiest().orElse(null);
@@ -288,6 +287,11 @@ final class CapacityBench {
             }
         }
         return steps;
+    }
+
+    /** The aggregator's window for a second of {@code rate} streams counted in {@code windows} windows. */
+    static StreamAggregator.Window window(int rate, int windows) {
+        return new StreamAggregator.Window(Math.max(1, (rate + windows - 1) / windows), Duration.ofDays(1));
     }
 
     /** A partition as the benchmark prints it: table or index, key, and which of its limits. */
