@@ -114,12 +114,13 @@ final class CapacityBench {
                 double top10Units, boolean exact, double writeUnits, double readUnits, int liveReads,
                 int liveFailures, Feed.Second feed) {
         String line() {
-            return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f busiest_write=%s:%.0f"
-                            + " top10_units=%.1f exact=%s"
+            // The form first (rate, throttles, hottest, top10_units, exact), then the rest.
+            return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f top10_units=%.1f exact=%s"
+                            + " busiest_write=%s:%.0f"
                             + " write_units_per_stream=%.2f read_units_per_stream=%.2f top10_reads_during=%d failed=%d"
                             + " feed_publishes=%d feed_write_units=%.0f feed_read_units=%.0f%s",
-                    rate, throttles, hottest, hottestUnits, busiestWrite, busiestWriteUnits, top10Units,
-                    exact ? "yes" : "no", perStream(writeUnits),
+                    rate, throttles, hottest, hottestUnits, top10Units, exact ? "yes" : "no", busiestWrite,
+                    busiestWriteUnits, perStream(writeUnits),
                     perStream(readUnits), liveReads, liveFailures, feed.publishes(), feed.writeUnits(), feed.readUnits(),
                     sent < rate ? " (stopped after " + sent + " streams: " + refusedStreams + " refused)" : "");
         }

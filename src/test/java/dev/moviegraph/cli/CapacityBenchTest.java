@@ -41,7 +41,8 @@ class CapacityBenchTest {
         assertEquals(busy.hottestUnits(), busy.busiestWriteUnits(), 0.001, "the busiest is a write limit: " + output);
         assertTrue(output.contains(" busiest_write=" + busy.busiestWrite() + ":"), output);
         assertTrue(busy.exact(), "refused streams are not counted: " + output);
-        assertTrue(output.contains("rate=1500 throttles="), output);
+        assertTrue(output.matches("(?s).*rate=1500 throttles=\\d+ hottest=\\S+:\\d+ top10_units=[0-9.]+ exact=(yes|no) .*"),
+                "the line's form: " + output);
         assertTrue(output.contains("| streams/s offered | throttles |"), output);
         // The change feed's log: 1,500 streams a second is two stream shards, each publishing once (a ticket
         // and a change item of under 1 KB: 1 write unit each), and three replicas polling 4 times.
