@@ -26,9 +26,10 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
 /**
  * TOTALS=stream, in process: reads the table's change stream, every shard in turn (parents drained
  * before their children, which keeps per-key order), and has each shard's window (what it holds when
- * read, up to {@value #MAX_WINDOW_TOTALS} totals, as a Lambda's tumbling window state would) counted by a
- * {@link ShardCounter}, exactly once whatever stops or races it. The embedded default runs one in the gateway; at scale the same counting runs in a Lambda
- * function per shard (see docs/operations.md), and gateways set AGGREGATOR=off.
+ * read, up to {@value #MAX_WINDOW_TOTALS} totals, as a Lambda's tumbling window state would) counted
+ * by a {@link ShardCounter}, exactly once whatever stops or races it. The embedded default runs one in
+ * the gateway; at scale the same counting runs in a Lambda function per shard (see
+ * docs/operations.md), and gateways set AGGREGATOR=off.
  */
 public final class StreamAggregator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamAggregator.class);
@@ -38,7 +39,6 @@ public final class StreamAggregator implements AutoCloseable {
     private final String streamArn;
     private final ShardCounter counter;
     private final ShardRecords records;
-    private final Window window;
     /** How far this aggregator has read each shard, which may be past its checkpoint (see drain). */
     private final Map<String, Cursor> cursors = new HashMap<>();
     /** Shards whose refusal was logged already (DynamoDB Local refuses an iterator after its newest record). */
@@ -54,13 +54,6 @@ public final class StreamAggregator implements AutoCloseable {
     /** {@code raiseFloorsEvery}: how often a month's top-list floor is raised at most (see {@link TopFloors}). */
     public StreamAggregator(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams, String table,
                             String streamArn, CallObserver observer, Duration raiseFloorsEvery) {
-        this(dynamo, streams, table, streamArn, observer, raiseFloorsEvery, Window.DEFAULT);
-    }
-
-    /** {@code window}: when a shard's window is counted (see {@link Window}). */
-    public StreamAggregator(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams, String table,
-                            String streamArn, CallObserver observer, Duration raiseFloorsEvery, Window window) {
-        this.window = window;
         this.streams = streams;
         this.records = new ShardRecords(streams, streamArn);
         this.streamArn = streamArn;
@@ -109,7 +102,7 @@ public final class StreamAggregator implements AutoCloseable {
     private void run() {
         while (running) {
             try {
-                if (!drainAll(window)) {
+                if (!drainAll(Window.DEFAULT)) {
                     Thread.sleep(IDLE.toMillis());
                 }
             } catch (InterruptedException e) {
