@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 /** Cursors walk whole lists in the promised order, one Query per page; edited or foreign cursors are refused. */
 class PaginationTest {
     private static final String CAST_PAGE = "query($id: ID!, $first: Int, $after: String) { movie(id: $id) { "
-            + "cast(first: $first, after: $after) { edges { cursor node { billing actor { name } } } "
+            + "cast(first: $first, after: $after) { edges { cursor node { billing person { name } } } "
             + "pageInfo { hasNextPage endCursor } } } }";
-    private static final String FILM_PAGE = "query($id: ID!, $first: Int, $after: String) { actor(id: $id) { "
+    private static final String FILM_PAGE = "query($id: ID!, $first: Int, $after: String) { person(id: $id) { "
             + "movies(first: $first, after: $after) { edges { cursor node { movie { id title } } } "
             + "pageInfo { hasNextPage endCursor } } } }";
 
@@ -55,7 +55,7 @@ class PaginationTest {
             String page = after;
             assertPageCost(after, response, () -> run(CAST_PAGE, movieId, 3, page));
             JsonNode cast = response.data().path("movie").path("cast");
-            cast.path("edges").forEach(edge -> names.add(edge.path("node").path("actor").path("name").asText()));
+            cast.path("edges").forEach(edge -> names.add(edge.path("node").path("person").path("name").asText()));
             pages++;
             if (!cast.path("pageInfo").path("hasNextPage").asBoolean()) {
                 break;
@@ -85,7 +85,7 @@ class PaginationTest {
             assertTrue(response.errors().isMissingNode(), response.errors().toString());
             String page = after;
             assertPageCost(after, response, () -> run(FILM_PAGE, actorId, 10, page));
-            JsonNode movies = response.data().path("actor").path("movies");
+            JsonNode movies = response.data().path("person").path("movies");
             movies.path("edges").forEach(edge -> seen.add(edge.path("node").path("movie").path("id").asText()));
             after = movies.path("pageInfo").path("hasNextPage").asBoolean()
                     ? movies.path("pageInfo").path("endCursor").asText() : null;
