@@ -199,6 +199,21 @@ class PeopleAndCrewTest {
         for (JsonNode freeman : freemans) {
             assertEquals("{\"__typename\":\"Person\",\"id\":\"nm0000151\"}", freeman.toString(), data.toString());
         }
+        // No other type can carry a person's id: every object type with an id is a Node (Actor was not).
+        JsonNode types = server.client().query("{ __schema { types { name kind fields { name } interfaces { name } } } }")
+                .data().path("__schema").path("types");
+        List<String> idsOutsideNode = new ArrayList<>();
+        types.forEach(type -> {
+            boolean hasId = false;
+            for (JsonNode field : type.path("fields")) {
+                hasId |= field.path("name").asText().equals("id");
+            }
+            if (type.path("kind").asText().equals("OBJECT") && hasId
+                    && !type.path("interfaces").toString().contains("\"Node\"")) {
+                idsOutsideNode.add(type.path("name").asText());
+            }
+        });
+        assertEquals(List.of(), idsOutsideNode);
     }
 
     private JsonNode mutate(String mutation) {
