@@ -40,6 +40,34 @@ class PaginationTest {
     }
 
     @Test
+    void pageInfoIsRelaysStartCursorFirstEdgeEndCursorLastAndNoPreviousPageForwardOnly() {
+        String query = "query($id: ID!, $after: String) { movie(id: $id) { cast(first: 2, after: $after) {"
+                + " edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }";
+        String after = null;
+        int pages = 0;
+        do {
+            Map<String, Object> variables = new HashMap<>();
+            variables.put("id", movieWithLargestCast());
+            variables.put("after", after);
+            JsonNode cast = server.client().query(query, variables).data().path("movie").path("cast");
+            JsonNode edges = cast.path("edges");
+            JsonNode pageInfo = cast.path("pageInfo");
+            assertEquals(edges.get(0).path("cursor"), pageInfo.path("startCursor"), cast.toString());
+            assertEquals(edges.get(edges.size() - 1).path("cursor"), pageInfo.path("endCursor"), cast.toString());
+            // Relay's spec lets first/after paging answer false even after a cursor.
+            assertFalse(pageInfo.path("hasPreviousPage").asBoolean(true), cast.toString());
+            after = pageInfo.path("hasNextPage").asBoolean() ? pageInfo.path("endCursor").asText() : null;
+            pages++;
+        } while (after != null);
+        assertTrue(pages > 1, "the largest cast takes more than one page of 2");
+
+        JsonNode empty = server.client().query("{ search(query: \"qqqxzz\") { edges { cursor }"
+                + " pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }").data().path("search");
+        assertEquals("{\"edges\":[],\"pageInfo\":{\"hasNextPage\":false,\"hasPreviousPage\":false,"
+                + "\"startCursor\":null,\"endCursor\":null}}", empty.toString());
+    }
+
+    @Test
     void castPagesWalkTheWholeCastTopBilledFirst() {
         String movieId = movieWithLargestCast();
         List<Credit> expected = server.sample().cast().stream().filter(c -> c.movieId().value().equals(movieId))
