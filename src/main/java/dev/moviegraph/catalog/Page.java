@@ -34,6 +34,11 @@ public record Page<T>(List<Entry<T>> entries, boolean hasNextPage, Integer total
     }
 
     @Override
+    public String startCursor() {
+        return entries.isEmpty() ? null : entries.get(0).cursor();
+    }
+
+    @Override
     public String endCursor() {
         return entries.isEmpty() ? null : entries.get(entries.size() - 1).cursor();
     }

@@ -4,5 +4,8 @@ package dev.moviegraph.catalog;
 public interface Paged {
     boolean hasNextPage();
 
+    /** The first entry's cursor; null when the page is empty. */
+    String startCursor();
+
     String endCursor();
 }

@@ -40,8 +40,8 @@ public final class Benchmark {
             + "\n  streams recorded against DynamoDB's per-partition limits, simulated (see CapacityBench)";
     private static final Options DEFAULTS = new Options(8, 10, 2);
     private static final List<String> MOVIES = List.of("tt0111161", "tt0068646", "tt0133093");
-    private static final List<String> ACTORS = List.of("nm0000209", "nm0000151");
-    private static final String CAST = "cast(first: 10) { edges { node { characters actor { name%s } } } }";
+    private static final List<String> PEOPLE = List.of("nm0000209", "nm0000151");
+    private static final String CAST = "cast(first: 10) { edges { node { characters person { name%s } } } }";
 
     record Options(int clients, int seconds, int warmup) {
     }
@@ -200,7 +200,7 @@ public final class Benchmark {
     /** The query shapes, in the order they are reported; {@link LoadRun} mixes the same ones. */
     static List<Shape> shapes(List<String> twentyIds) {
         Function<Integer, Map<String, Object>> movie = i -> Map.of("id", MOVIES.get(i % MOVIES.size()));
-        Function<Integer, Map<String, Object>> actor = i -> Map.of("id", ACTORS.get(i % ACTORS.size()));
+        Function<Integer, Map<String, Object>> person = i -> Map.of("id", PEOPLE.get(i % PEOPLE.size()));
         Function<Integer, Map<String, Object>> month = i -> Map.of("month", YearMonth.of(2024, 1 + i % 12).toString());
         return List.of(
                 new Shape("movie", "query Movie($id: ID!) { movie(id: $id) { title year } }", movie),
@@ -208,18 +208,18 @@ public final class Benchmark {
                         + CAST.formatted("") + " } }", movie),
                 new Shape("castBirthYears", "query CastBirthYears($id: ID!) { movie(id: $id) { title "
                         + CAST.formatted(" birthYear") + " } }", movie),
-                new Shape("filmography", "query Filmography($id: ID!) { actor(id: $id) { name movies(first: 10) "
-                        + "{ edges { node { movie { title year } } } } } }", actor),
+                new Shape("filmography", "query Filmography($id: ID!) { person(id: $id) { name movies(first: 10) "
+                        + "{ edges { node { movie { title year } } } } } }", person),
                 new Shape("topMovies", "query TopMovies { topMovies(month: \"2024-05\", limit: 10) "
                         + "{ streams movie { title } } }", i -> Map.of()),
                 new Shape("top10WithGenres", "query Top10WithGenres($month: YearMonth!) { topMovies(month: $month, "
                         + "limit: 10) { streams movie { title genres } } }", month),
                 new Shape("castWithFilmographies", "query CastWithFilmographies($id: ID!) { movie(id: $id) { title "
-                        + "cast(first: 10) { edges { node { actor { name movies(first: 5) "
+                        + "cast(first: 10) { edges { node { person { name movies(first: 5) "
                         + "{ edges { node { movie { title } } } } } } } } } }", movie),
                 // One fixed set of ids: the point is twenty movies in one request, not which twenty.
                 new Shape("twentyMoviesWithCasts", "query TwentyMoviesWithCasts($ids: [ID!]!) { movies(ids: $ids) "
-                        + "{ title cast(first: 5) { edges { node { actor { name } } } } } }", i -> Map.of("ids", twentyIds)));
+                        + "{ title cast(first: 5) { edges { node { person { name } } } } } }", i -> Map.of("ids", twentyIds)));
     }
 
     /** N clients, each sending the next request as soon as the last one is answered, until the time is up. */

@@ -76,7 +76,7 @@ final class CatalogWiring {
 
     /** The types a movie, or a person, is returned as: the selection of its lists is read on these. */
     private static final Set<String> MOVIE_TYPES = Set.of("Movie");
-    private static final Set<String> PERSON_TYPES = Set.of("Person", "Actor");
+    private static final Set<String> PERSON_TYPES = Set.of("Person");
 
     private static final List<ListField> MOVIE_LISTS = List.of(
             ListField.page("cast", Part.CAST),
@@ -100,12 +100,8 @@ final class CatalogWiring {
         this.clock = clock;
         field("Query", "movie", MOVIE_READS, env -> movie(env, MovieId.of(env.getArgument("id"))));
         field("Query", "movies", MOVIE_READS, env -> each(env, MovieId::of, this::movie));
-        for (String person : List.of("person", "actor")) {
-            field("Query", person, PERSON_READS, env -> person(env, PersonId.of(env.getArgument("id"))));
-        }
-        for (String people : List.of("people", "actors")) {
-            field("Query", people, PERSON_READS, env -> each(env, PersonId::of, this::person));
-        }
+        field("Query", "person", PERSON_READS, env -> person(env, PersonId.of(env.getArgument("id"))));
+        field("Query", "people", PERSON_READS, env -> each(env, PersonId::of, this::person));
         field("Query", "node", NODE_READS, env -> node(env, nodeId(env.getArgument("id"))));
         field("Query", "nodes", NODE_READS, env -> each(env, CatalogWiring::nodeId, this::node));
         field("Query", "topMovies", Set.of(CatalogAccess.TOP_MOVIES), this::topMovies);
@@ -160,15 +156,13 @@ final class CatalogWiring {
             });
         }
 
-        for (String type : List.of("Person", "Actor")) {
-            field(type, "id", PARENT_ITEM, env -> personNode(env).id().value());
-            field(type, "name", BY_KEY, personField(Person::name, true));
-            field(type, "birthYear", BY_KEY, personField(Person::birthYear, false));
-            field(type, "deathYear", BY_KEY, personField(Person::deathYear, false));
-            field(type, "professions", BY_KEY, personField(Person::professions, false));
-            for (ListField list : PERSON_LISTS) {
-                field(type, list.field(), Set.of(CatalogAccess.PERSON_CREDITS), env -> personList(env, list));
-            }
+        field("Person", "id", PARENT_ITEM, env -> personNode(env).id().value());
+        field("Person", "name", BY_KEY, personField(Person::name, true));
+        field("Person", "birthYear", BY_KEY, personField(Person::birthYear, false));
+        field("Person", "deathYear", BY_KEY, personField(Person::deathYear, false));
+        field("Person", "professions", BY_KEY, personField(Person::professions, false));
+        for (ListField list : PERSON_LISTS) {
+            field("Person", list.field(), Set.of(CatalogAccess.PERSON_CREDITS), env -> personList(env, list));
         }
 
         for (String type : List.of("CastMember", "Credit")) {
@@ -179,7 +173,6 @@ final class CatalogWiring {
             });
             field(type, "person", PARENT_ITEM, CatalogWiring::creditPerson);
         }
-        field("CastMember", "actor", PARENT_ITEM, CatalogWiring::creditPerson);
         field("CastMember", "characters", PARENT_ITEM, null);
         field("CastMember", "billing", PARENT_ITEM, env -> ((Credit) env.getSource()).position());
         field("Credit", "role", PARENT_ITEM, env -> ((Credit) env.getSource()).role().name());
@@ -202,6 +195,9 @@ final class CatalogWiring {
             field(edge, "node", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).node());
         }
         field("PageInfo", "hasNextPage", PARENT_ITEM, env -> ((Paged) env.getSource()).hasNextPage());
+        // Every list pages forward only (first/after): Relay's spec lets such a server answer false.
+        field("PageInfo", "hasPreviousPage", PARENT_ITEM, env -> false);
+        field("PageInfo", "startCursor", PARENT_ITEM, env -> ((Paged) env.getSource()).startCursor());
         field("PageInfo", "endCursor", PARENT_ITEM, env -> ((Paged) env.getSource()).endCursor());
 
         field("Query", "awardWinners", Set.of(CatalogAccess.AWARD_WINNERS), CatalogWiring::awardWinners);
@@ -238,10 +234,8 @@ final class CatalogWiring {
 
         field("Mutation", "putMovie", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
                 CatalogAccess.MOVIE_COLLECTION), this::putMovie);
-        for (String put : List.of("putPerson", "putActor")) {
-            field("Mutation", put, Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
-                    CatalogAccess.PERSON_CREDITS), this::putPerson);
-        }
+        field("Mutation", "putPerson", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
+                CatalogAccess.PERSON_CREDITS), this::putPerson);
         field("Mutation", "castActor", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY), this::castActor);
         field("Mutation", "uncastActor", Set.of(CatalogAccess.CREDIT), env -> uncredit(env, "actorId", Role.CAST));
         field("Mutation", "creditCrew", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY,

@@ -27,6 +27,9 @@ public final class HttpServer {
             "app.js", "text/javascript; charset=utf-8",
             "page.css", "text/css; charset=utf-8");
 
+    /** The icon changes with a release at most: a day in any cache. */
+    static final String FAVICON_CACHE = "public, max-age=86400";
+
     private final Javalin app;
     /** Counts the requests in flight; once stopping, answers 503 to any new one on a connection still open. */
     private final GracefulHandler inFlight = new GracefulHandler();
@@ -37,6 +40,7 @@ public final class HttpServer {
                       int maxBodyBytes, List<String> corsOrigins, Duration grace) {
         this.grace = grace;
         byte[] graphiqlPage = resource("/graphiql/index.html");
+        byte[] favicon = resource("/graphiql/favicon.ico");
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             // Jetty's graceful stop: close the listener, then wait up to the stop timeout for the requests in
@@ -74,6 +78,9 @@ public final class HttpServer {
             config.routes.get("/graphiql", ctx -> ctx.header("Content-Security-Policy", GRAPHIQL_CSP)
                     .contentType("text/html; charset=utf-8").result(graphiqlPage));
             config.routes.get("/graphiql/{file}", HttpServer::graphiqlFile);
+            // Browsers ask for it on any page (GraphiQL's too); a 404 is a console error in Chromium.
+            config.routes.get("/favicon.ico", ctx -> ctx.header("Cache-Control", FAVICON_CACHE)
+                    .contentType("image/x-icon").result(favicon));
             UnreadBodies unread = new UnreadBodies(maxBodyBytes);
             config.routes.after(unread::discard);
         });

@@ -47,7 +47,7 @@ class BadInputTest {
 
     @Test
     void aMalformedActorIdIsABadUserInputError() {
-        Response response = run("{ actor(id: \"tt0111161\") { name } }", Map.of());
+        Response response = run("{ person(id: \"tt0111161\") { name } }", Map.of());
         assertEquals("BAD_USER_INPUT", response.firstErrorCode());
         assertTrue(response.errors().path(0).path("message").asText().contains("is not a person id"));
     }

@@ -75,7 +75,7 @@ class BatchingShapesTest {
     void aliasesOfOneFieldAreReadInOneBatch() {
         Map<String, Integer> calls = calls("""
                 { a: movie(id: "tt0111161") { title } b: movie(id: "tt0068646") { year }
-                  c: movie(id: "tt0133093") { genres } d: actor(id: "nm0000151") { name } }""", Map.of());
+                  c: movie(id: "tt0133093") { genres } d: person(id: "nm0000151") { name } }""", Map.of());
 
         assertEquals(Map.of("BATCH_GET_ITEM", 1), calls);
     }
@@ -98,7 +98,7 @@ class BatchingShapesTest {
 
         Map<String, Integer> calls = calls("""
                 query($ids: [ID!]!) { movies(ids: $ids) { title
-                  cast(first: 3) { edges { node { actor { birthYear } } } } } }""", Map.of("ids", ids));
+                  cast(first: 3) { edges { node { person { birthYear } } } } } }""", Map.of("ids", ids));
 
         assertEquals(Map.of("MOVIE+CAST", 5, "BATCH_GET_ITEM", 1), calls);
     }
@@ -106,9 +106,9 @@ class BatchingShapesTest {
     @Test
     void threeLevelsOfNestingMakeOneBatchPerLevel() {
         Map<String, Integer> calls = calls("""
-                { movie(id: "tt0111161") { title cast(first: 3) { edges { node { actor { birthYear
+                { movie(id: "tt0111161") { title cast(first: 3) { edges { node { person { birthYear
                     movies(first: 2) { edges { node { movie { genres
-                      cast(first: 2) { edges { node { actor { birthYear } } } } } } } } } } } } } }""", Map.of());
+                      cast(first: 2) { edges { node { person { birthYear } } } } } } } } } } } } } }""", Map.of());
 
         // 1 movie with its cast; its 3 actors: one read by key and 3 filmographies; their movies (shared
         // ones once): one read by key and one cast page each; those casts' actors: one read by key.
@@ -138,7 +138,7 @@ class BatchingShapesTest {
     void moreThanOneHundredKeysAtOneLevelAreSplitIntoBatchesOfOneHundred() {
         List<String> ids = movieIds(100);
         Map<String, Integer> calls = calls("""
-                query($ids: [ID!]!) { movies(ids: $ids) { title } actors(ids: ["nm0000151", "nm0000209"]) { name } }""",
+                query($ids: [ID!]!) { movies(ids: $ids) { title } people(ids: ["nm0000151", "nm0000209"]) { name } }""",
                 Map.of("ids", ids));
 
         assertEquals(Map.of("BATCH_GET_ITEM", 2), calls, "102 keys: 100 + 2");

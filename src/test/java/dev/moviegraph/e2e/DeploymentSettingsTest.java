@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class DeploymentSettingsTest {
     private static final String TOKEN = "a-write-token-of-some-length";
-    private static final String MUTATION = "{\"query\": \"mutation { putActor(input: {id: \\\"nm9600001\\\", name: \\\"Guarded\\\"}) { name } }\"}";
+    private static final String MUTATION = "{\"query\": \"mutation { putPerson(input: {id: \\\"nm9600001\\\", name: \\\"Guarded\\\"}) { name } }\"}";
     private static final String ACCEPT = "application/graphql-response+json";
     private static final String ALLOWED = "https://app.example.com";
 
@@ -56,13 +56,13 @@ class DeploymentSettingsTest {
         assertEquals("UNAUTHENTICATED", anonymous.firstErrorCode());
         assertEquals("Bearer", anonymous.raw().headers().firstValue("WWW-Authenticate").orElse(""));
         assertEquals(401, wrong.status());
-        assertTrue(client.query("{ actor(id: \"nm9600001\") { name } }").data().path("actor").isNull(),
+        assertTrue(client.query("{ person(id: \"nm9600001\") { name } }").data().path("person").isNull(),
                 "nothing was written");
 
         Response allowed = client.post(MUTATION, "application/json", ACCEPT, Map.of("Authorization", "Bearer " + TOKEN));
 
         assertEquals(200, allowed.status(), allowed.raw().body());
-        assertEquals("Guarded", client.query("{ actor(id: \"nm9600001\") { name } }").data().path("actor")
+        assertEquals("Guarded", client.query("{ person(id: \"nm9600001\") { name } }").data().path("person")
                 .path("name").asText());
     }
 
@@ -169,12 +169,12 @@ class DeploymentSettingsTest {
         assertEquals("The Shawshank Redemption", anonymous.body().path(0).path("data").path("movie").path("title").asText());
         assertEquals("UNAUTHENTICATED", anonymous.body().path(1).path("errors").path(0).path("extensions").path("code")
                 .asText(), anonymous.raw().body());
-        assertTrue(client.query("{ actor(id: \"nm9600002\") { name } }").data().path("actor").isNull(),
+        assertTrue(client.query("{ person(id: \"nm9600002\") { name } }").data().path("person").isNull(),
                 "nothing was written");
 
         Response allowed = client.post(batch, "application/json", ACCEPT, Map.of("Authorization", "Bearer " + TOKEN));
 
-        assertEquals("Batched", allowed.body().path(1).path("data").path("putActor").path("name").asText(),
+        assertEquals("Batched", allowed.body().path(1).path("data").path("putPerson").path("name").asText(),
                 allowed.raw().body());
     }
 }

@@ -84,7 +84,7 @@ class DynamoDbLocalContainerTest {
 
     @Test
     void movieWithItsCastIsOneQueryAgainstTheContainer() {
-        Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { billing characters actor { name } } } } } }",
+        Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { billing characters person { name } } } } } }",
                 Map.of("id", SHAWSHANK));
         List<Credit> expected = SAMPLE.cast().stream().filter(c -> c.movieId().value().equals(SHAWSHANK))
                 .sorted(Comparator.comparing((Credit c) -> c.position() == null ? Integer.MAX_VALUE : c.position())
@@ -96,7 +96,7 @@ class DynamoDbLocalContainerTest {
         assertEquals(expected.size(), edges.size());
         for (int i = 0; i < expected.size(); i++) {
             JsonNode node = edges.path(i).path("node");
-            assertEquals(expected.get(i).personName(), node.path("actor").path("name").asText());
+            assertEquals(expected.get(i).personName(), node.path("person").path("name").asText());
             assertEquals(expected.get(i).characters().get(0), node.path("characters").path(0).asText());
         }
         assertEquals(List.of("Query"), run.operations());

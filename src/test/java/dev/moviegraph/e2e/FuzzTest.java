@@ -302,13 +302,13 @@ class FuzzTest {
         List<String> movies = IntStream.range(0, 100).mapToObj(i -> FUZZ_MOVIE + String.format("%02d", i)).toList();
         List<String> actors = IntStream.range(0, 100).mapToObj(i -> FUZZ_ACTOR + String.format("%02d", i)).toList();
         Response written = server.client().query(
-                "query($m: [ID!]!, $a: [ID!]!) { movies(ids: $m) { id } actors(ids: $a) { id } }",
+                "query($m: [ID!]!, $a: [ID!]!) { movies(ids: $m) { id } people(ids: $a) { id } }",
                 Map.of("m", movies, "a", actors));
         assertTrue(written.errors().isMissingNode(), written.raw().body());
         assertEquals(100, written.data().path("movies").size());
-        assertEquals(100, written.data().path("actors").size());
+        assertEquals(100, written.data().path("people").size());
         written.data().path("movies").forEach(movie -> assertTrue(movie.isNull(), "a fuzzed mutation wrote " + movie));
-        written.data().path("actors").forEach(actor -> assertTrue(actor.isNull(), "a fuzzed mutation wrote " + actor));
+        written.data().path("people").forEach(actor -> assertTrue(actor.isNull(), "a fuzzed mutation wrote " + actor));
     }
 
     // ---- transport: how a generated payload goes over the wire ----------------------------------------------
@@ -427,12 +427,12 @@ class FuzzTest {
     // ---- material the generators share -------------------------------------------------------------------
 
     private static final List<String> GOOD_QUERIES = List.of(
-            "{ movie(id: \"tt0111161\") { title year cast(first: 3) { edges { cursor node { actor { name } } } } } }",
+            "{ movie(id: \"tt0111161\") { title year cast(first: 3) { edges { cursor node { person { name } } } } } }",
             "query Q($id: ID!) { movie(id: $id) { title genres releaseDate } }",
             "query($ids: [ID!]!) { movies(ids: $ids) { title runtimeMinutes } }",
             "{ topMovies(month: \"2024-05\", limit: 5) { streams month movie { title } } }",
             "query($m: YearMonth!, $l: Int) { topMovies(month: $m, limit: $l) { streams } }",
-            "{ actor(id: \"nm0000209\") { name birthYear movies(first: 2) { pageInfo { hasNextPage endCursor } } } }",
+            "{ person(id: \"nm0000209\") { name birthYear movies(first: 2) { pageInfo { hasNextPage endCursor } } } }",
             "{ streamTotal(movieId: \"tt0111161\", month: \"2024-05\") { streams } }",
             "{ movie(id: \"tt0068646\") { streamTotals(from: \"2024-01\", to: \"2024-12\") { month streams } } }",
             "{ __schema { queryType { name } types { name kind } } }",
@@ -531,7 +531,7 @@ class FuzzTest {
             "query($v: ID!) { movie(id: $v) { title } }",
             "query($v: [ID!]!) { movies(ids: $v) { title } }",
             "query($v: Int) { movie(id: \"tt0111161\") { cast(first: $v) { edges { cursor } } } }",
-            "query($v: String) { actor(id: \"nm0000209\") { movies(after: $v) { edges { cursor } } } }",
+            "query($v: String) { person(id: \"nm0000209\") { movies(after: $v) { edges { cursor } } } }",
             "query($v: YearMonth!) { topMovies(month: $v) { streams } }",
             "query($v: YearMonth, $w: YearMonth) { movie(id: \"tt0111161\") { streamTotals(from: $v, to: $w) { month } } }",
             "query($v: Int = \"ten\") { topMovies(month: \"2024-05\", limit: $v) { streams } }",
@@ -598,8 +598,8 @@ class FuzzTest {
                 "{\"query\":\"{ __typename }\",\"operationName\":\"%s\"}",
                 "{\"query\":\"{ movie(id: \\\"tt0111161\\\") { t%sitle } }\"}",
                 "{\"query\":\"{ __typename }\",\"variables\":{\"%s\":1}}",
-                "{\"query\":\"{ actor(id: \\\"nm0000209\\\") { movies(after: \\\"%s\\\") { edges { cursor } } } }\"}",
-                "{\"query\":\"mutation { putActor(input: {id: \\\"nm9690001\\\", name: \\\"%s\\\", birthYear: 1700}) { id } }\"}",
+                "{\"query\":\"{ person(id: \\\"nm0000209\\\") { movies(after: \\\"%s\\\") { edges { cursor } } } }\"}",
+                "{\"query\":\"mutation { putPerson(input: {id: \\\"nm9690001\\\", name: \\\"%s\\\", birthYear: 1700}) { id } }\"}",
                 "{\"query\":\"{ __typename %s }\"}"};
         String template = pick(r, templates);
         int how = r.nextInt(5);
@@ -626,8 +626,8 @@ class FuzzTest {
         return raw(r, body.toByteArray());
     }
 
-    /** Fields that nest without end: movie > cast > edges > node > actor > movies > edges > node > movie ... */
-    private static final String[] CHAIN = {"cast(first: 1)", "edges", "node", "actor", "movies(first: 1)", "edges",
+    /** Fields that nest without end: movie > cast > edges > node > person > movies > edges > node > movie ... */
+    private static final String[] CHAIN = {"cast(first: 1)", "edges", "node", "person", "movies(first: 1)", "edges",
             "node", "movie"};
 
     static Sent deepQuery(SplittableRandom r) {
@@ -660,7 +660,7 @@ class FuzzTest {
             case 3 -> "{" + repeat(count, i -> " same: movie(id: \"tt0" + (111161 + i) + "\") { title }") + " }";
             // aliases hidden in a fragment spread many times
             default -> "query { ...F" + " ...F".repeat(count) + " } fragment F on Query {" + repeat(Math.min(count, 40),
-                    i -> " f" + i + ": movie(id: \"tt0111161\") { cast(first: 10) { edges { node { actor { name } } } } }")
+                    i -> " f" + i + ": movie(id: \"tt0111161\") { cast(first: 10) { edges { node { person { name } } } } }")
                     + " }";
         };
         return graphql(r, query, null, null);
@@ -754,7 +754,7 @@ class FuzzTest {
                 "streamId: \"ok\", at: \"yesterday\""});
         String query = switch (r.nextInt(12)) {
             case 0 -> "mutation { putMovie(input: {id: \"" + movie + "\", " + badMovie + "}) { id } }";
-            case 1 -> "mutation { putActor(input: {id: \"" + actor + "\", " + badActor + "}) { id } }";
+            case 1 -> "mutation { putPerson(input: {id: \"" + actor + "\", " + badActor + "}) { id } }";
             case 2 -> "mutation { castActor(movieId: \"" + movie + "\", actorId: \"" + actor + "\", billing: "
                     + pick(r, new String[] {"0", "9999", "1", "null"}) + ") { billing } }";
             case 3 -> "mutation { recordStream(input: {movieId: \"" + movie + "\", " + badStream + "}) { counted } }";
@@ -763,10 +763,10 @@ class FuzzTest {
             // does not validate: unknown field, sub-selection of a scalar, missing argument, wrong literal type
             case 5 -> "mutation { putMovie(input: {id: \"" + movie + "\", title: \"T\", budget: 1}) { id } }";
             case 6 -> "mutation { deleteMovie(id: \"" + movie + "\") { title } }";
-            case 7 -> "mutation { putActor { id } }";
+            case 7 -> "mutation { putPerson { id } }";
             case 8 -> "mutation { putMovie(input: {id: \"" + movie + "\", title: 42, year: \"1999\"}) { id } }";
             case 9 -> "mutation M { a: putMovie(input: {id: \"" + movie + "\", " + badMovie + "}) { id }"
-                    + " b: putActor(input: {id: \"" + actor + "\", " + badActor + "}) { id } }";
+                    + " b: putPerson(input: {id: \"" + actor + "\", " + badActor + "}) { id } }";
             case 10 -> "mutation($in: MovieInput!) { putMovie(input: $in) { id } }";
             default -> "mutation { putMovie(input: {id: \"" + movie + "\", title: \"T\"}) { id nope } }";
         };

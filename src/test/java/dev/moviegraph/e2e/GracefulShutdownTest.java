@@ -284,7 +284,7 @@ class GracefulShutdownTest {
                 .data().path("topMovies");
         List<String> ids = new ArrayList<>();
         top.forEach(entry -> ids.add('"' + entry.path("movie").path("id").asText() + '"'));
-        return "{ movies(ids: " + ids + ") { title cast(first: 6) { edges { node { actor { name "
+        return "{ movies(ids: " + ids + ") { title cast(first: 6) { edges { node { person { name "
                 + "movies(first: 6) { edges { node { movie { title genres } } } } } } } } } }";
     }
 

@@ -3,9 +3,9 @@ package dev.moviegraph.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.moviegraph.support.GraphQLClient;
+import dev.moviegraph.support.Node;
 import dev.moviegraph.support.TestServer;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -54,8 +54,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -186,34 +184,10 @@ class GraphiqlExamplesTest {
         }
     }
 
-    private static String runAppJs() throws IOException {
-        ProcessBuilder builder = new ProcessBuilder("node", "-e", HARNESS);
-        builder.environment().put("APP_JS", APP_JS.toString());
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new AssertionError("node must be installed to read GraphiQL's examples: " + e.getMessage(), e);
-        }
-        CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return e.toString();
-            }
-        });
-        String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                fail("app.js still running after 30 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
-        assertEquals(0, process.exitValue(), "app.js failed to start in Node:\n" + stdout + stderr.join());
-        return stdout;
+    private static String runAppJs() {
+        Node.Result run = Node.run(List.of("node", "-e", HARNESS), Map.of("APP_JS", APP_JS.toString()), 30);
+        assertEquals(0, run.exitCode(), "app.js failed to start in Node:\n" + run);
+        return run.stdout();
     }
 
     /** The first operation's name, as GraphiQL titles a tab. */

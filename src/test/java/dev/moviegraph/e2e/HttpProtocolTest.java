@@ -208,6 +208,16 @@ class HttpProtocolTest {
     }
 
     @Test
+    void theFaviconGraphiqlLinksIsAnIconThatCachesKeep() {
+        assertTrue(client.get("/graphiql", Map.of(), "text/html").raw().body().contains("href=\"/favicon.ico\""));
+        Response icon = client.get("/favicon.ico", Map.of(), "image/*");
+        assertEquals(200, icon.status());
+        assertEquals("image/x-icon", icon.contentType());
+        assertTrue(icon.raw().body().startsWith("\0\0\1\0"), "an ICO file's header");
+        assertEquals("public, max-age=86400", icon.raw().headers().firstValue("Cache-Control").orElse(""));
+    }
+
+    @Test
     void healthSaysDynamoDbAnswers() {
         Response health = client.get("/health", Map.of(), "application/json");
         assertEquals(200, health.status());

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.Person;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
 import dev.moviegraph.support.NodeScripts;
@@ -12,10 +14,14 @@ import dev.moviegraph.support.TestServer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
@@ -131,6 +137,51 @@ class JavaScriptClientsTest {
         JsonNode batched = result.json().path("graphqlRequest");
         assertEquals(movie.title(), batched.path("title").asText(), result.toString());
         assertEquals(person.name(), batched.path("name").asText(), result.toString());
+    }
+
+    @Test
+    void relayCompilesItsPaginationFragmentsAndPagesACastAndASearchThroughItsStore() {
+        // The sample movie with the longest cast, so that two pages of 3 are full.
+        Map<String, List<Credit>> casts = server.sample().cast().stream().collect(Collectors.groupingBy(
+                credit -> credit.movieId().value(), TreeMap::new, Collectors.toList()));
+        String movieId = casts.entrySet().stream().max(Comparator.comparing(entry -> entry.getValue().size()))
+                .orElseThrow().getKey();
+        // Top-billed first, uncredited last by person id: the cast's order.
+        List<String> cast = casts.get(movieId).stream()
+                .sorted(Comparator.comparing((Credit c) -> c.position() == null ? Integer.MAX_VALUE : c.position())
+                        .thenComparing(c -> c.personId().value()))
+                .map(Credit::personName).toList();
+        Person freeman = server.sample().people().stream().filter(p -> p.id().value().equals("nm0000151"))
+                .findFirst().orElseThrow();
+
+        NodeScripts.Result result = NodeScripts.run("relay.mjs", endpoint(), movieId, freeman.id().value(), "the");
+
+        assertEquals(0, result.exitCode(), result.toString());
+        JsonNode json = result.json();
+        assertEquals(List.of(), texts(json.path("warnings")), "Relay warned: " + result);
+        assertEquals(List.of("MovieCastPaginationQuery", "MovieCastQuery", "MovieCast_movie", "PersonCardRefetchQuery",
+                "PersonCard_person", "SearchResultsPaginationQuery", "SearchResultsQuery", "SearchResults_query"),
+                texts(json.path("compiled")), result.toString());
+        // The refetch query reads the person through node(id:).
+        JsonNode refetched = json.path("refetch");
+        assertEquals(freeman.name(), refetched.path("name").asText(), result.toString());
+        assertEquals(freeman.birthYear(), refetched.path("birthYear").asInt(), result.toString());
+        // The cast: 3, then 3 more by the first page's endCursor, appended by Relay's connection handler.
+        JsonNode movieCast = json.path("cast");
+        assertEquals(cast.size(), movieCast.path("totalCount").asInt(), result.toString());
+        assertEquals(cast.subList(0, 3), texts(movieCast.path("first").path("nodes")), result.toString());
+        assertTrue(movieCast.path("first").path("hasNextPage").asBoolean(), result.toString());
+        assertEquals(cast.subList(0, 6), texts(movieCast.path("both").path("nodes")), result.toString());
+        assertEquals(cast.size() > 6, movieCast.path("both").path("hasNextPage").asBoolean(), result.toString());
+        // The search: the same two pages as the first 6 results asked for at once.
+        List<String> expected = new ArrayList<>();
+        client.query("{ search(query: \"the\", first: 6) { edges { node { __typename ... on Movie { id }"
+                + " ... on Person { id } } } } }").data().path("search").path("edges").forEach(edge ->
+                expected.add(edge.path("node").path("__typename").asText() + ":" + edge.path("node").path("id").asText()));
+        assertEquals(6, expected.size(), "the sample has 6 results for \"the\"");
+        JsonNode search = json.path("search");
+        assertEquals(expected.subList(0, 3), texts(search.path("first").path("nodes")), result.toString());
+        assertEquals(expected, texts(search.path("both").path("nodes")), result.toString());
     }
 
     private String endpoint() {

@@ -24,9 +24,9 @@ class LimitsTest {
 
     @Test
     void aQueryDeeperThanTheLimitIsRefused() {
-        // movie > cast > edges > node > actor > movies > edges > node > movie > cast ... : 17 levels
-        String deep = "{ movie(id: \"tt0111161\") { cast { edges { node { actor { movies { edges { node { movie "
-                + "{ cast { edges { node { actor { movies { edges { node { movie { title } } } } } } } } } } } } } } } } } }";
+        // movie > cast > edges > node > person > movies > edges > node > movie > cast ... : 17 levels
+        String deep = "{ movie(id: \"tt0111161\") { cast { edges { node { person { movies { edges { node { movie "
+                + "{ cast { edges { node { person { movies { edges { node { movie { title } } } } } } } } } } } } } } } } } }";
 
         refused(deep);
     }

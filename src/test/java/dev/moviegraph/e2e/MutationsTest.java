@@ -48,7 +48,7 @@ class MutationsTest {
     }
 
     private void actor(String id, String name) {
-        ok("mutation($id: ID!, $name: String!) { putActor(input: {id: $id, name: $name}) { id } }",
+        ok("mutation($id: ID!, $name: String!) { putPerson(input: {id: $id, name: $name}) { id } }",
                 Map.of("id", id, "name", name));
     }
 
@@ -91,13 +91,13 @@ class MutationsTest {
 
         JsonNode read = ok("""
                 { movie(id: "tt9500011") { cast { edges { node { movie { title year } } } } streamTotals { movie { title } } }
-                  actor(id: "nm9500011") { movies { edges { node { movie { title year } } } } }
+                  person(id: "nm9500011") { movies { edges { node { movie { title year } } } } }
                   topMovies(month: "2026-06", limit: 100) { movie { id title } } }""");
         JsonNode castCopy = read.path("movie").path("cast").path("edges").get(0).path("node").path("movie");
         assertEquals("New Title", castCopy.path("title").asText());
         assertEquals(2000, castCopy.path("year").asInt());
         assertEquals("New Title", read.path("movie").path("streamTotals").get(0).path("movie").path("title").asText());
-        JsonNode filmography = read.path("actor").path("movies").path("edges").get(0).path("node").path("movie");
+        JsonNode filmography = read.path("person").path("movies").path("edges").get(0).path("node").path("movie");
         assertEquals("New Title", filmography.path("title").asText());
         assertEquals(2000, filmography.path("year").asInt());
         List<String> top = new ArrayList<>();
@@ -120,9 +120,9 @@ class MutationsTest {
         actor("nm9500021", "After Rename");
 
         for (String movie : List.of("tt9500021", "tt9500022")) {
-            JsonNode edges = ok("query($id: ID!) { movie(id: $id) { cast { edges { node { actor { id name } } } } } }",
+            JsonNode edges = ok("query($id: ID!) { movie(id: $id) { cast { edges { node { person { id name } } } } } }",
                     Map.of("id", movie)).path("movie").path("cast").path("edges");
-            assertEquals("After Rename", edges.get(0).path("node").path("actor").path("name").asText(), movie);
+            assertEquals("After Rename", edges.get(0).path("node").path("person").path("name").asText(), movie);
         }
     }
 
@@ -140,8 +140,8 @@ class MutationsTest {
         assertTrue(noActor.errors().get(0).path("message").asText().contains("nm9500039"));
         assertEquals(0, ok("{ movie(id: \"tt9500031\") { cast { edges { cursor } } } }")
                 .path("movie").path("cast").path("edges").size());
-        assertEquals(0, ok("{ actor(id: \"nm9500031\") { movies { edges { cursor } } } }")
-                .path("actor").path("movies").path("edges").size());
+        assertEquals(0, ok("{ person(id: \"nm9500031\") { movies { edges { cursor } } } }")
+                .path("person").path("movies").path("edges").size());
     }
 
     @Test
@@ -154,11 +154,11 @@ class MutationsTest {
         ok("mutation { castActor(movieId: \"tt9500041\", actorId: \"nm9500041\", characters: [\"Twin A\", \"Twin B\"]) "
                 + "{ billing } }");
 
-        JsonNode edges = ok("{ movie(id: \"tt9500041\") { cast { edges { node { characters billing actor { name } } } } } }")
+        JsonNode edges = ok("{ movie(id: \"tt9500041\") { cast { edges { node { characters billing person { name } } } } } }")
                 .path("movie").path("cast").path("edges");
-        assertEquals("Second", edges.get(0).path("node").path("actor").path("name").asText(), "billed first");
+        assertEquals("Second", edges.get(0).path("node").path("person").path("name").asText(), "billed first");
         JsonNode uncredited = edges.get(1).path("node");
-        assertEquals("First", uncredited.path("actor").path("name").asText(), "uncredited last");
+        assertEquals("First", uncredited.path("person").path("name").asText(), "uncredited last");
         assertTrue(uncredited.path("billing").isNull());
         assertEquals(2, uncredited.path("characters").size());
 
@@ -179,12 +179,12 @@ class MutationsTest {
 
         JsonNode read = ok("""
                 { movie(id: "tt9500051") { title }
-                  actor(id: "nm9500051") { name movies { edges { cursor } } }
+                  person(id: "nm9500051") { name movies { edges { cursor } } }
                   streamTotal(movieId: "tt9500051", month: "2026-05") { streams }
                   topMovies(month: "2026-05", limit: 100) { movie { id } } }""");
         assertTrue(read.path("movie").isNull());
-        assertEquals("Survivor", read.path("actor").path("name").asText(), "the actor is not the movie's");
-        assertEquals(0, read.path("actor").path("movies").path("edges").size());
+        assertEquals("Survivor", read.path("person").path("name").asText(), "the actor is not the movie's");
+        assertEquals(0, read.path("person").path("movies").path("edges").size());
         assertTrue(read.path("streamTotal").isNull());
         read.path("topMovies").forEach(entry -> assertFalse(entry.path("movie").path("id").asText().equals("tt9500051")));
         assertFalse(ok("mutation { deleteMovie(id: \"tt9500051\") }").path("deleteMovie").asBoolean());
@@ -260,8 +260,8 @@ class MutationsTest {
             "empty title|mutation { putMovie(input: {id: \"tt9500091\", title: \" \"}) { id } }|title must not be empty",
             "year|mutation { putMovie(input: {id: \"tt9500091\", title: \"T\", year: 1500}) { id } }|'year' must be between",
             "bad movie id|mutation { putMovie(input: {id: \"9500091\", title: \"T\"}) { id } }|9500091",
-            "bad actor id|mutation { putActor(input: {id: \"tt9500091\", name: \"N\"}) { id } }|tt9500091",
-            "empty name|mutation { putActor(input: {id: \"nm9500091\", name: \"\"}) { id } }|name must not be empty",
+            "bad actor id|mutation { putPerson(input: {id: \"tt9500091\", name: \"N\"}) { id } }|tt9500091",
+            "empty name|mutation { putPerson(input: {id: \"nm9500091\", name: \"\"}) { id } }|name must not be empty",
             "billing 0|mutation { castActor(movieId: \"tt0111161\", actorId: \"nm0000209\", billing: 0) { billing } }|'billing' must be between 1",
             "too many characters|mutation { castActor(movieId: \"tt0111161\", actorId: \"nm0000209\", characters: "
                     + "[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\",\"j\",\"k\",\"l\",\"m\",\"n\",\"o\",\"p\",\"q\",\"r\",\"s\",\"t\",\"u\"]) "

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 /** Cursors walk whole lists in the promised order, one Query per page; edited or foreign cursors are refused. */
 class PaginationTest {
     private static final String CAST_PAGE = "query($id: ID!, $first: Int, $after: String) { movie(id: $id) { "
-            + "cast(first: $first, after: $after) { edges { cursor node { billing actor { name } } } "
+            + "cast(first: $first, after: $after) { edges { cursor node { billing person { name } } } "
             + "pageInfo { hasNextPage endCursor } } } }";
-    private static final String FILM_PAGE = "query($id: ID!, $first: Int, $after: String) { actor(id: $id) { "
+    private static final String FILM_PAGE = "query($id: ID!, $first: Int, $after: String) { person(id: $id) { "
             + "movies(first: $first, after: $after) { edges { cursor node { movie { id title } } } "
             + "pageInfo { hasNextPage endCursor } } } }";
 
@@ -37,6 +37,34 @@ class PaginationTest {
         variables.put("after", after);
         server.counter().reset();
         return server.client().traced("on", query, variables);
+    }
+
+    @Test
+    void pageInfoIsRelaysStartCursorFirstEdgeEndCursorLastAndNoPreviousPageForwardOnly() {
+        String query = "query($id: ID!, $after: String) { movie(id: $id) { cast(first: 2, after: $after) {"
+                + " edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }";
+        String after = null;
+        int pages = 0;
+        do {
+            Map<String, Object> variables = new HashMap<>();
+            variables.put("id", movieWithLargestCast());
+            variables.put("after", after);
+            JsonNode cast = server.client().query(query, variables).data().path("movie").path("cast");
+            JsonNode edges = cast.path("edges");
+            JsonNode pageInfo = cast.path("pageInfo");
+            assertEquals(edges.get(0).path("cursor"), pageInfo.path("startCursor"), cast.toString());
+            assertEquals(edges.get(edges.size() - 1).path("cursor"), pageInfo.path("endCursor"), cast.toString());
+            // Relay's spec lets first/after paging answer false even after a cursor.
+            assertFalse(pageInfo.path("hasPreviousPage").asBoolean(true), cast.toString());
+            after = pageInfo.path("hasNextPage").asBoolean() ? pageInfo.path("endCursor").asText() : null;
+            pages++;
+        } while (after != null);
+        assertTrue(pages > 1, "the largest cast takes more than one page of 2");
+
+        JsonNode empty = server.client().query("{ search(query: \"qqqxzz\") { edges { cursor }"
+                + " pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }").data().path("search");
+        assertEquals("{\"edges\":[],\"pageInfo\":{\"hasNextPage\":false,\"hasPreviousPage\":false,"
+                + "\"startCursor\":null,\"endCursor\":null}}", empty.toString());
     }
 
     @Test
@@ -55,7 +83,7 @@ class PaginationTest {
             String page = after;
             assertPageCost(after, response, () -> run(CAST_PAGE, movieId, 3, page));
             JsonNode cast = response.data().path("movie").path("cast");
-            cast.path("edges").forEach(edge -> names.add(edge.path("node").path("actor").path("name").asText()));
+            cast.path("edges").forEach(edge -> names.add(edge.path("node").path("person").path("name").asText()));
             pages++;
             if (!cast.path("pageInfo").path("hasNextPage").asBoolean()) {
                 break;
@@ -85,7 +113,7 @@ class PaginationTest {
             assertTrue(response.errors().isMissingNode(), response.errors().toString());
             String page = after;
             assertPageCost(after, response, () -> run(FILM_PAGE, actorId, 10, page));
-            JsonNode movies = response.data().path("actor").path("movies");
+            JsonNode movies = response.data().path("person").path("movies");
             movies.path("edges").forEach(edge -> seen.add(edge.path("node").path("movie").path("id").asText()));
             after = movies.path("pageInfo").path("hasNextPage").asBoolean()
                     ? movies.path("pageInfo").path("endCursor").asText() : null;

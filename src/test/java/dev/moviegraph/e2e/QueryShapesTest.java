@@ -86,14 +86,14 @@ class QueryShapesTest {
 
     @Test
     void movieWithCastAndActorNamesCostsOneQuery() {
-        Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { characters billing actor { name } } } } } }",
+        Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { characters billing person { name } } } } } }",
                 Map.of("id", SHAWSHANK));
         List<Credit> expected = castOf(SHAWSHANK);
         JsonNode edges = run.response().data().path("movie").path("cast").path("edges");
         assertEquals(expected.size(), edges.size());
         for (int i = 0; i < expected.size(); i++) {
             JsonNode node = edges.path(i).path("node");
-            assertEquals(expected.get(i).personName(), node.path("actor").path("name").asText());
+            assertEquals(expected.get(i).personName(), node.path("person").path("name").asText());
             assertEquals(expected.get(i).characters().get(0), node.path("characters").path(0).asText());
         }
         assertEquals("The Shawshank Redemption", run.response().data().path("movie").path("title").asText());
@@ -102,14 +102,14 @@ class QueryShapesTest {
 
     @Test
     void askingActorDetailsBeyondTheCopiedNameAddsOneBatchRead() {
-        Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { actor { name birthYear } } } } } }",
+        Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { person { name birthYear } } } } } }",
                 Map.of("id", SHAWSHANK));
         Map<String, Person> actors = actorsById();
         JsonNode edges = run.response().data().path("movie").path("cast").path("edges");
         List<Credit> expected = castOf(SHAWSHANK);
         for (int i = 0; i < expected.size(); i++) {
             Person actor = actors.get(expected.get(i).personId().value());
-            assertEquals(actor.birthYear(), edges.path(i).path("node").path("actor").path("birthYear").asInt());
+            assertEquals(actor.birthYear(), edges.path(i).path("node").path("person").path("birthYear").asInt());
         }
         assertEquals(List.of("Query", "BatchGetItem"), run.operations());
     }
@@ -117,9 +117,9 @@ class QueryShapesTest {
     @Test
     void filmographyWithMovieTitlesCostsOneIndexQuery() {
         String actorId = busiestActor();
-        Run run = run("query($id: ID!) { actor(id: $id) { name movies { edges { node { characters movie { title year } } } pageInfo { hasNextPage } } } }",
+        Run run = run("query($id: ID!) { person(id: $id) { name movies { edges { node { characters movie { title year } } } pageInfo { hasNextPage } } } }",
                 Map.of("id", actorId));
-        JsonNode actor = run.response().data().path("actor");
+        JsonNode actor = run.response().data().path("person");
         assertEquals(actorsById().get(actorId).name(), actor.path("name").asText());
         List<Credit> expected = sample.cast().stream().filter(c -> c.personId().value().equals(actorId))
                 .sorted(NEWEST_FIRST).toList();
@@ -197,14 +197,14 @@ class QueryShapesTest {
     @Test
     void twentyMoviesWithTheirCastsCostOneQueryEachAllInFlightTogether() {
         List<String> ids = sample.movies().stream().skip(100).limit(20).map(m -> m.id().value()).toList();
-        Run run = run("query($ids: [ID!]!) { movies(ids: $ids) { title cast(first: 5) { edges { node { actor { name } } } } } }",
+        Run run = run("query($ids: [ID!]!) { movies(ids: $ids) { title cast(first: 5) { edges { node { person { name } } } } } }",
                 Map.of("ids", ids));
         JsonNode movies = run.response().data().path("movies");
         for (int i = 0; i < ids.size(); i++) {
             List<Credit> expected = castOf(ids.get(i));
             JsonNode edges = movies.path(i).path("cast").path("edges");
             assertEquals(Math.min(5, expected.size()), edges.size());
-            assertEquals(expected.get(0).personName(), edges.path(0).path("node").path("actor").path("name").asText());
+            assertEquals(expected.get(0).personName(), edges.path(0).path("node").path("person").path("name").asText());
             assertEquals(movie(ids.get(i)).title(), movies.path(i).path("title").asText());
         }
         assertTrue(run.operations().size() <= 20, run.operations().toString());
@@ -215,7 +215,7 @@ class QueryShapesTest {
 
     @Test
     void castAndStreamTotalsTogetherReadTheItemCollectionInOneQuery() {
-        Run run = run("query($id: ID!) { movie(id: $id) { title cast(first: 3) { edges { node { billing actor { name } } } pageInfo { hasNextPage } } streamTotals(from: \"2024-01\", to: \"2024-06\") { month streams } } }",
+        Run run = run("query($id: ID!) { movie(id: $id) { title cast(first: 3) { edges { node { billing person { name } } } pageInfo { hasNextPage } } streamTotals(from: \"2024-01\", to: \"2024-06\") { month streams } } }",
                 Map.of("id", SHAWSHANK));
         JsonNode movie = run.response().data().path("movie");
         assertEquals(3, movie.path("cast").path("edges").size());
@@ -244,9 +244,9 @@ class QueryShapesTest {
 
     @Test
     void actorsByIdCostOneBatchReadAndUnknownMoviesAreNull() {
-        Run run = run("{ actors(ids: [\"nm0000209\", \"nm9999999\", \"nm0000151\"]) { name } movie(id: \"tt9999999\") { title } }",
+        Run run = run("{ people(ids: [\"nm0000209\", \"nm9999999\", \"nm0000151\"]) { name } movie(id: \"tt9999999\") { title } }",
                 Map.of());
-        JsonNode actors = run.response().data().path("actors");
+        JsonNode actors = run.response().data().path("people");
         assertEquals("Tim Robbins", actors.path(0).path("name").asText());
         assertTrue(actors.path(1).isNull());
         assertEquals("Morgan Freeman", actors.path(2).path("name").asText());
@@ -256,7 +256,7 @@ class QueryShapesTest {
 
     @Test
     void nestedFilmographiesOfACastAreQueriedTogether() {
-        Run run = run("query($id: ID!) { movie(id: $id) { cast { edges { node { actor { name movies(first: 3) { edges { node { movie { title } } } } } } } } } }",
+        Run run = run("query($id: ID!) { movie(id: $id) { cast { edges { node { person { name movies(first: 3) { edges { node { movie { title } } } } } } } } } }",
                 Map.of("id", SHAWSHANK));
         JsonNode edges = run.response().data().path("movie").path("cast").path("edges");
         List<Credit> cast = castOf(SHAWSHANK);
@@ -264,7 +264,7 @@ class QueryShapesTest {
             String actorId = cast.get(i).personId().value();
             String firstTitle = sample.cast().stream().filter(c -> c.personId().value().equals(actorId))
                     .min(NEWEST_FIRST).orElseThrow().movieTitle();
-            assertEquals(firstTitle, edges.path(i).path("node").path("actor").path("movies").path("edges")
+            assertEquals(firstTitle, edges.path(i).path("node").path("person").path("movies").path("edges")
                     .path(0).path("node").path("movie").path("title").asText());
         }
         assertEquals(1 + cast.size(), run.operations().size(), "one Query for the cast, one per actor's filmography");

@@ -34,7 +34,7 @@ class ReadBudgetTest {
     @Test
     void aQueryEstimatedOverTheBudgetIsRefusedBeforeAnyCallAndTheErrorStatesTheEstimate() {
         // 50 movies x 100 cast x their 100-movie filmographies: a fan-out no budget should pay for
-        String query = "{ movies(ids: " + ids(50) + ") { title cast(first: 100) { edges { node { actor { name "
+        String query = "{ movies(ids: " + ids(50) + ") { title cast(first: 100) { edges { node { person { name "
                 + "movies(first: 100) { edges { node { movie { title } } } } } } } } } }";
         server.counter().reset();
 
@@ -88,7 +88,7 @@ class ReadBudgetTest {
 
     @Test
     void theSameFanOutWithSmallerPagesFitsTheBudgetAndRuns() {
-        String query = "{ movies(ids: " + ids(3) + ") { title cast(first: 3) { edges { node { actor { name "
+        String query = "{ movies(ids: " + ids(3) + ") { title cast(first: 3) { edges { node { person { name "
                 + "movies(first: 3) { edges { node { movie { title } } } } } } } } } }";
 
         Response response = server.client().query(query);
@@ -100,12 +100,12 @@ class ReadBudgetTest {
     @ParameterizedTest
     @ValueSource(strings = {
         "{ movie(id: \"tt0111161\") { title } }",
-        "{ movie(id: \"tt0111161\") { title cast(first: 5) { edges { node { actor { name birthYear } } } } } }",
+        "{ movie(id: \"tt0111161\") { title cast(first: 5) { edges { node { person { name birthYear } } } } } }",
         "{ movie(id: \"tt0111161\") { cast(first: 3) { edges { node { character: characters } } } streamTotals { streams } } }",
         "{ movie(id: \"tt0111161\") { title streamTotals(from: \"2023-01\", to: \"2024-12\") { streams } } }",
-        "{ actor(id: \"nm0000151\") { name movies(first: 10) { edges { node { movie { title year } } } } } }",
+        "{ person(id: \"nm0000151\") { name movies(first: 10) { edges { node { movie { title year } } } } } }",
         "{ topMovies(month: \"2024-05\", limit: 10) { streams movie { title genres } } }",
-        "{ topMovies(month: \"2024-05\", limit: 50) { streams movie { title cast(first: 2) { edges { node { actor { name } } } } } } }"
+        "{ topMovies(month: \"2024-05\", limit: 50) { streams movie { title cast(first: 2) { edges { node { person { name } } } } } } }"
     })
     void thePlansEstimateIsAtLeastWhatTheQueryThenConsumes(String query) {
         Response plan = server.client().traced("plan", query, Map.of());

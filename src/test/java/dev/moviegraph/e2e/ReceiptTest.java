@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
 class ReceiptTest {
     private static final String SHAWSHANK = "tt0111161";
     private static final String CAST_WITH_BIRTH_YEARS = """
-            query($id: ID!) { movie(id: $id) { title cast(first: 3) { edges { node { actor { name birthYear } } } } } }""";
+            query($id: ID!) { movie(id: $id) { title cast(first: 3) { edges { node { person { name birthYear } } } } } }""";
     private static final String NESTED = """
-            query($ids: [ID!]!) { movies(ids: $ids) { title cast(first: 3) { edges { node { actor {
+            query($ids: [ID!]!) { movies(ids: $ids) { title cast(first: 3) { edges { node { person {
               birthYear movies(first: 2) { edges { node { movie { genres } } } } } } } } }
             topMovies(month: "2024-05", limit: 10) { streams movie { genres } } }""";
 
@@ -48,7 +48,7 @@ class ReceiptTest {
     void everyResponseCountsTheRequestsTheSdkSentAndTheUnitsDynamoDbReported() {
         for (String query : List.of("{ movie(id: \"tt0111161\") { title } }",
                 "{ topMovies(month: \"2024-05\", limit: 10) { streams movie { title genres } } }",
-                "{ actor(id: \"nm0000151\") { name movies(first: 5) { edges { node { movie { year } } } } } }")) {
+                "{ person(id: \"nm0000151\") { name movies(first: 5) { edges { node { movie { year } } } } } }")) {
             server.counter().reset();
             Response response = server.client().query(query);
             int sent = server.counter().operations().size();
@@ -86,7 +86,7 @@ class ReceiptTest {
         assertEquals("BatchGetItem", batch.path("operation").asText());
         assertEquals(3, batch.path("keys").asInt());
         assertEquals(3, batch.path("items").asInt());
-        assertEquals(List.of("movie.cast.edges.node.actor"), texts(batch.path("paths")));
+        assertEquals(List.of("movie.cast.edges.node.person"), texts(batch.path("paths")));
         assertTrue(batch.path("startMs").asDouble() >= query.path("startMs").asDouble() + query.path("durationMs").asDouble(),
                 "the actors are read once the cast is known");
 
@@ -117,7 +117,7 @@ class ReceiptTest {
         assertEquals("lsi1", fields.get(0).path("index").asText());
         assertEquals(List.of("movie", "movie.cast"), texts(fields.get(0).path("paths")));
         assertEquals("BATCH_GET_ITEM", fields.get(1).path("pattern").asText());
-        assertEquals(List.of("movie.cast.edges.node.actor"), texts(fields.get(1).path("paths")));
+        assertEquals(List.of("movie.cast.edges.node.person"), texts(fields.get(1).path("paths")));
     }
 
     @Test

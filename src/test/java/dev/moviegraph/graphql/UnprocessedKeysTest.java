@@ -45,12 +45,12 @@ class UnprocessedKeysTest {
     @SuppressWarnings("unchecked")
     void aliasesThatDoNotNeedTheKeyKeepTheirData() {
         Map<String, Object> result = run("{ ok: movie(id: \"tt0000001\") { title } busy: movie(id: \"" + BUSY
-                + "\") { title } actor: actor(id: \"nm0000001\") { name } }");
+                + "\") { title } person: person(id: \"nm0000001\") { name } }");
 
         Map<String, Object> data = (Map<String, Object>) result.get("data");
         assertEquals(Map.of("title", "Title of tt0000001"), data.get("ok"));
         assertNull(data.get("busy"));
-        assertEquals(Map.of("name", "Name of nm0000001"), data.get("actor"));
+        assertEquals(Map.of("name", "Name of nm0000001"), data.get("person"));
         List<Map<String, Object>> errors = (List<Map<String, Object>>) result.get("errors");
         assertEquals(List.of(List.of("busy")), errors.stream().map(error -> error.get("path")).toList());
     }

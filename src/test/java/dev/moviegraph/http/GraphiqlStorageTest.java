@@ -3,7 +3,6 @@ package dev.moviegraph.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.moviegraph.support.Node;
 
@@ -11,10 +10,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,14 +27,10 @@ class GraphiqlStorageTest {
 
     @BeforeAll
     static void runTheBootstrapInNode() throws Exception {
-        // Node is on every machine this project builds on (the GraphQL-over-HTTP audit needs it too).
-        assumeTrue(Node.available(), "node is not installed");
-        Process process = new ProcessBuilder("node", Path.of("src", "test", "resources", "graphiql",
-                "storage-harness.js").toString(), Path.of("src", "main", "resources", "graphiql", "app.js").toString())
-                .redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(0, process.exitValue(), output);
+        Node.Result run = Node.run(List.of("node", Path.of("src", "test", "resources", "graphiql",
+                "storage-harness.js").toString(), Path.of("src", "main", "resources", "graphiql", "app.js").toString()), 30);
+        assertEquals(0, run.exitCode(), run.toString());
+        String output = run.stdout();
         stored = new ObjectMapper().readTree(output);
     }
 
