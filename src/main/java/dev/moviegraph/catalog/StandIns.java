@@ -1,6 +1,9 @@
 package dev.moviegraph.catalog;
 
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -13,17 +16,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The items a planning run answers with instead of reading: the worst case the arguments allow. Every
  * id exists, every page is full ({@code first} entries, {@code limit} totals), each entry with ids of
  * its own, so the calls planned below them are the most the query can make. An open month range counts
- * as one month. Built from the record type each {@link Part} declares, so a new list needs no code here.
+ * as one month. Built from the record type each {@link Part} declares, so a new list needs no code here;
+ * a component type it has no value for stops the start ({@link #requireBuildable()}), never a request.
  */
 public final class StandIns {
     private static final String TEXT = "Planned";
     private static final int MAX_MONTHS = 100;
+    /** The month (and the day, its first) of a stand-in that names none of its own. */
+    private static final YearMonth SOME_MONTH = YearMonth.of(2000, 1);
 
     private final AtomicInteger ids = new AtomicInteger();
 
-    /** A stand-in for the item {@code ref} names: its key fields as given, text "Planned", the rest empty. */
+    /** A stand-in for the item {@code ref} names: its key fields as given, text "Planned", the rest made up. */
     public <T extends Record> T item(ItemRef<T> ref) {
-        return Records.construct(ref.type(), Records.components((Record) ref), StandIns::placeholder);
+        return Records.construct(ref.type(), Records.components((Record) ref), component -> value(ref.type(), component, Place.NONE));
     }
 
     /** The answer to a whole collection read, each list as long as its slice allows. */
@@ -56,34 +62,117 @@ public final class StandIns {
         return items;
     }
 
-    /**
-     * One item of a list, built from its record type: the owner's id where it names its owner, a fresh id
-     * for every other movie or person it names (so the calls planned below it are real), the list's role,
-     * and {@code rank} for its numbers (a place, a count, a year), so that any new list needs no code here.
-     */
+    /** One item of a list, built from its record type (see {@link #value}), so that any new list needs no code here. */
     private Record standIn(Part part, String ownerId, int rank, YearMonth month) {
-        return Records.construct(part.itemType(), Map.of(), component -> {
-            Class<?> type = component.getType();
-            if (type == MovieId.class) {
-                return part.collection() == Part.Collection.MOVIE ? MovieId.of(ownerId) : nextMovie();
+        return build(part.itemType(), new Place(part, ownerId, rank, month));
+    }
+
+    private <T extends Record> T build(Class<T> type, Place place) {
+        return Records.construct(type, Map.of(), component -> value(type, component, place));
+    }
+
+    /**
+     * Where a stand-in stands: in a list ({@code part} of the owner {@code ownerId}, at {@code rank}, in
+     * {@code month} of a month range) or, {@link #NONE}, read by key.
+     */
+    private record Place(Part part, String ownerId, int rank, YearMonth month) {
+        static final Place NONE = new Place(null, null, 0, null);
+
+        Part.Collection collection() {
+            return part == null ? null : part.collection();
+        }
+    }
+
+    /**
+     * The value of one component of a stand-in: the owner's id where it names its owner, a fresh id for
+     * every other movie or person it names (so the calls planned below it are real), the list's role, the
+     * place for its numbers (a position, a count, a year), "Planned" for text, no entries in a list of
+     * values, a nested record built the same way. Never null: a field a real item may lack is present
+     * in a stand-in, the most a query can follow. A type with no case here is refused
+     * ({@link #requireBuildable()} at start-up), never planned as null.
+     */
+    private Object value(Class<? extends Record> record, RecordComponent component, Place place) {
+        Class<?> type = component.getType();
+        if (type == String.class) {
+            return TEXT;
+        }
+        if (type == List.class) {
+            return List.of();
+        }
+        if (type == MovieId.class) {
+            return place.collection() == Part.Collection.MOVIE ? MovieId.of(place.ownerId()) : nextMovie();
+        }
+        if (type == PersonId.class) {
+            return place.collection() == Part.Collection.PERSON ? PersonId.of(place.ownerId()) : nextPerson();
+        }
+        if (type == YearMonth.class) {
+            return place.collection() == Part.Collection.MONTH ? YearMonth.parse(place.ownerId())
+                    : place.month() != null ? place.month() : SOME_MONTH;
+        }
+        if (type == LocalDate.class) {
+            return SOME_MONTH.atDay(1);
+        }
+        if (type == Role.class && place.part() != null && place.part().role() != null) {
+            return place.part().role();
+        }
+        if (type == int.class || type == Integer.class) {
+            return place.rank();
+        }
+        if (type == long.class || type == Long.class) {
+            return (long) place.rank();
+        }
+        if (type == double.class || type == Double.class) {
+            return (double) place.rank();
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return false;
+        }
+        if (type.isRecord()) {
+            return build(type.asSubclass(Record.class), Place.NONE);
+        }
+        throw new IllegalStateException("A planning run cannot stand in for " + record.getSimpleName() + "."
+                + component.getName() + ": StandIns has no value for its type " + type.getSimpleName()
+                + (type == Role.class ? " outside a list of credits" : "") + "; give it one in StandIns.value");
+    }
+
+    /**
+     * Builds one stand-in of every record type planning builds generically (the items every
+     * {@link ItemRef} names, the items of every {@link Part}), so a component it has no value for stops
+     * the start naming the record and the component, rather than a planning run answering null for it.
+     *
+     * @throws IllegalStateException naming the first record component it cannot make
+     */
+    public static void requireBuildable() {
+        StandIns standIns = new StandIns();
+        for (Class<? extends Record> type : referencedTypes()) {
+            standIns.build(type, Place.NONE);
+        }
+        for (Part part : Part.values()) {
+            String owner = switch (part.collection()) {
+                case MOVIE -> standIns.nextMovie().value();
+                case PERSON -> standIns.nextPerson().value();
+                case MONTH -> SOME_MONTH.toString();
+            };
+            standIns.standIn(part, owner, 1, SOME_MONTH);
+        }
+    }
+
+    /** The same for one record type read by key (a model test's throwaway record). */
+    static void requireBuildable(Class<? extends Record> type) {
+        new StandIns().build(type, Place.NONE);
+    }
+
+    /** The type each kind of {@link ItemRef} names: the {@code T} of its {@code ItemRef<T>}. */
+    static List<Class<? extends Record>> referencedTypes() {
+        List<Class<? extends Record>> types = new ArrayList<>();
+        for (Class<?> ref : ItemRef.class.getPermittedSubclasses()) {
+            for (Type implemented : ref.getGenericInterfaces()) {
+                if (implemented instanceof ParameterizedType generic && generic.getRawType() == ItemRef.class) {
+                    types.add(((Class<?>) generic.getActualTypeArguments()[0]).asSubclass(Record.class));
+                }
             }
-            if (type == PersonId.class) {
-                return part.collection() == Part.Collection.PERSON ? PersonId.of(ownerId) : nextPerson();
-            }
-            if (type == YearMonth.class) {
-                return part.collection() == Part.Collection.MONTH ? YearMonth.parse(ownerId) : month;
-            }
-            if (type == Role.class) {
-                return part.role();
-            }
-            if (type == int.class || type == Integer.class) {
-                return rank;
-            }
-            if (type == long.class || type == Long.class) {
-                return (long) rank;
-            }
-            return placeholder(component);
-        });
+        }
+        return types;
     }
 
     /**
@@ -129,29 +218,9 @@ public final class StandIns {
         return PersonId.of(String.format("nm%08d", 90_000_000 + ids.incrementAndGet()));
     }
 
-    private static Object placeholder(RecordComponent component) {
-        Class<?> type = component.getType();
-        if (type == String.class) {
-            return TEXT;
-        }
-        if (type == List.class) {
-            return List.of();
-        }
-        if (type == long.class) {
-            return 0L;
-        }
-        if (type == int.class) {
-            return 0;
-        }
-        if (type == boolean.class) {
-            return false;
-        }
-        return null;
-    }
-
     private static List<YearMonth> months(MonthRange range) {
         if (range.from() == null || range.to() == null) {
-            return List.of(range.from() != null ? range.from() : range.to() != null ? range.to() : YearMonth.of(2000, 1));
+            return List.of(range.from() != null ? range.from() : range.to() != null ? range.to() : SOME_MONTH);
         }
         long count = Math.min(MAX_MONTHS, ChronoUnit.MONTHS.between(range.from(), range.to()) + 1);
         List<YearMonth> months = new ArrayList<>();

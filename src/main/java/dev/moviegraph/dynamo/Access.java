@@ -196,6 +196,7 @@ enum Access implements CallPattern {
     private final Map<String, Binding> bindings = new LinkedHashMap<>();
     /** Computed once, on first use (enum constants cannot derive it in their constructor: the model is not ready). */
     private volatile AccessPattern description;
+    private volatile List<Entity<?>> returned;
 
     Access(CatalogAccess serves, String operation, Index index, String keyCondition, Object... bindings) {
         this.serves = serves;
@@ -221,7 +222,7 @@ enum Access implements CallPattern {
      * At most the read units one call reading {@code items} items consumes, with eventually consistent
      * reads (half a unit per 4 KB): by key, every item is rounded up to 4 KB on its own (more for an
      * item larger than that); a Query sums the items' sizes, each at {@code itemBytes} (the largest item
-     * the table holds, see {@link ItemWeights}), and rounds up once.
+     * the call can return, see {@link ItemWeights}), and rounds up once.
      */
     double estimatedReadUnits(int items, int itemBytes) {
         if (operation.equals("Query")) {
@@ -271,6 +272,30 @@ enum Access implements CallPattern {
     @Override
     public String render(Map<String, AttributeValue> values) {
         return substitute(placeholder -> values.get(placeholder).s());
+    }
+
+    /**
+     * The entities whose items a call of this pattern can return: for a Query, every entity whose key on
+     * the index's partition key could be the value it binds (its template's fixed prefix and the bound
+     * one's are one the other's start), so an overloaded index's other items count too (an award's
+     * winners are movie and person awards alike); by key, the entities it binds. What its estimate
+     * weighs ({@link ItemWeights}); made once.
+     */
+    List<Entity<?>> returns() {
+        List<Entity<?>> found = returned;
+        if (found == null) {
+            Binding partition = bindings.values().stream()
+                    .filter(binding -> binding.keyAttribute().equals(index.partitionKey())).findFirst().orElseThrow();
+            List<String> bound = partition.entities().stream()
+                    .map(entity -> entity.template(partition.keyAttribute()).prefix()).toList();
+            found = operation.equals("Query") ? TableModel.ENTITIES.stream().filter(entity -> {
+                KeyTemplate template = entity.template(index.partitionKey());
+                return template != null && bound.stream().anyMatch(prefix ->
+                        prefix.startsWith(template.prefix()) || template.prefix().startsWith(prefix));
+            }).toList() : List.copyOf(partition.entities());
+            returned = found;
+        }
+        return found;
     }
 
     /** What plans, traces and the docs show of the pattern; made once (a plan asks for it per call). */

@@ -83,7 +83,8 @@ public final class DynamoCatalog implements CatalogReader {
         if (context.planning()) {
             return planned(context, distinct.isEmpty() ? List.of() : List.of(new PlannedCall(
                     Batches.accessFor(distinct.size()).describe(), Batches.callsFor(distinct.size()),
-                    Batches.accessFor(distinct.size()).estimatedReadUnits(distinct.size(), weights.largest()))), () -> {
+                    Batches.accessFor(distinct.size()).estimatedReadUnits(distinct.size(), weights.largest(
+                            distinct.stream().map(ref -> TableModel.entityFor(ref.type())).distinct().toList())))), () -> {
                 Map<ItemRef<?>, Record> found = new HashMap<>();
                 distinct.forEach(ref -> found.put(ref, context.planner().standIns().item(ref)));
                 return new Fetched(found, Set.of());
@@ -125,10 +126,10 @@ public final class DynamoCatalog implements CatalogReader {
         List<ItemCollection.Run> runs = collection.plan(read, weights::mostItems);
         if (context.planning()) {
             return planned(context, runs.stream().map(run -> run.ownerOnly()
-                    ? new PlannedCall(Access.GET_ITEM.describe(), 1, Access.GET_ITEM.estimatedReadUnits(1, weights.largest()))
+                    ? new PlannedCall(Access.GET_ITEM.describe(), 1, Access.GET_ITEM.estimatedReadUnits(1, weights.largest(run)))
                     : new PlannedCall(new AccessPattern(run.name(), null, run.operation(), run.indexLabel(), run.describe()),
                             run.fanOut(), run.fanOut() * Access.queryReadUnits(run.mostItems(read, weights::mostItems),
-                            weights.largest()))).toList(),
+                            weights.largest(run)))).toList(),
                     () -> context.planner().standIns().page(read, weights::mostItems));
         }
         List<CompletableFuture<List<Map<String, AttributeValue>>>> started = new ArrayList<>();
@@ -299,7 +300,7 @@ public final class DynamoCatalog implements CatalogReader {
         int slack = read.query().narrowing().isEmpty() ? 0 : NARROWING_SLACK;
         if (context.planning()) {
             return planned(context, List.of(new PlannedCall(access.describe(), 1,
-                    access.estimatedReadUnits(wanted + slack, weights.largest()))),
+                    access.estimatedReadUnits(wanted + slack, weights.largest(access)))),
                     () -> context.planner().standIns().search(read));
         }
         int which = oneKind && read.kinds().contains(SearchKind.PERSON) ? 1 : 0;
@@ -338,7 +339,7 @@ public final class DynamoCatalog implements CatalogReader {
         int wanted = read.page().first() + 1;
         if (context.planning()) {
             return planned(context, List.of(new PlannedCall(access.describe(), 1,
-                    access.estimatedReadUnits(wanted, weights.largest()))), () -> context.planner().standIns().list(read));
+                    access.estimatedReadUnits(wanted, weights.largest(access)))), () -> context.planner().standIns().list(read));
         }
         QueryRequest.Builder query = access.query(table, Map.of(":list", Map.of("list", read.list().name())));
         String partition = query.build().expressionAttributeValues().get(":list").s();
@@ -362,7 +363,7 @@ public final class DynamoCatalog implements CatalogReader {
         int wanted = read.page().first() + 1;
         if (context.planning()) {
             return planned(context, List.of(new PlannedCall(access.describe(), 1,
-                    access.estimatedReadUnits(wanted, weights.largest()))), () -> context.planner().standIns().winners(read));
+                    access.estimatedReadUnits(wanted, weights.largest(access)))), () -> context.planner().standIns().winners(read));
         }
         Map<String, Object> values = new HashMap<>();
         values.put("award", read.award());

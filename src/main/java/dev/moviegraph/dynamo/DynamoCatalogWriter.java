@@ -172,6 +172,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
      */
     private void replaceSearchEntries(CallContext context, Access access, List<Map<String, AttributeValue>> existing,
                                       List<Map<String, AttributeValue>> wanted) {
+        // Searches are estimated by what entries weigh: a longer title or name grows them.
+        weights.observe(wanted).join();
         Map<Map<String, AttributeValue>, Map<String, AttributeValue>> current = new HashMap<>();
         existing.forEach(item -> current.put(TableModel.keyOf(item), item));
         List<TransactWriteItem> writes = new ArrayList<>();

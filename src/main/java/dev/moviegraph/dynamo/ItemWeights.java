@@ -4,6 +4,7 @@ import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Slice;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +22,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * type that was written, in DynamoDB's own measure (attribute names plus values), and the longest list
  * of each kind read whole (a movie's directors, its writers, its awards; a person's awards). Whoever writes items (the import, the sample loader, the
  * mutations) records a type's size when it grows, in one {@code meta#item-sizes} item; the read
- * estimates count every Query item at the largest recorded size, and never below what the model
- * declares. A gateway reads it at start-up (a background reload would be a DynamoDB call inside some
+ * estimates weigh each call by the items it can return: every item at the largest recorded of the
+ * entities the call's index partition or lists hold ({@link Access#returns()}, a run's lists), never
+ * below what the model declares for them, so one large kind of item weighs only the calls that read it. A gateway reads it at start-up (a background reload would be a DynamoDB call inside some
  * query's window) and adds what its own writes grow; an import into a table being served is seen by
  * the gateways at their next start, and until then the read budget's count still stops a query that
  * consumes more than estimated.
@@ -51,9 +53,6 @@ public final class ItemWeights {
     private final String table;
     private final Map<String, Integer> largest = new ConcurrentHashMap<>();
     private final Map<Part, Integer> longest = new ConcurrentHashMap<>();
-    /** The model's declared sizes: the floor of every estimate, whatever was recorded. */
-    private final int declared = TableModel.ENTITIES.stream().mapToInt(Entity::estimatedBytes).max().orElseThrow();
-
     public ItemWeights(DynamoDbAsyncClient client, String table) {
         this.client = client;
         this.table = table;
@@ -64,10 +63,40 @@ public final class ItemWeights {
         return new ItemWeights(null, null);
     }
 
-    /** The largest item a Query estimate assumes: the largest recorded, at least the model's declaration. */
-    int largest() {
-        int recorded = largest.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-        return Math.max(declared, recorded);
+    /**
+     * The largest item of an entity an estimate assumes: the largest recorded of its type, never below
+     * its declared size; for an entity that carries copies of another's attributes (credits, totals), at
+     * least that source's too, since a copy grows with its source and copy updates are not measured.
+     */
+    int largest(Entity<?> entity) {
+        int own = Math.max(entity.estimatedBytes(), largest.getOrDefault(entity.type(), 0));
+        for (Entity.Copy copy : entity.copies()) {
+            own = Math.max(own, Math.max(copy.source().estimatedBytes(), largest.getOrDefault(copy.source().type(), 0)));
+        }
+        return own;
+    }
+
+    /** The largest item any of these entities can have: what a call that returns them weighs each item at. */
+    int largest(Collection<? extends Entity<?>> entities) {
+        int most = 0;
+        for (Entity<?> entity : entities) {
+            most = Math.max(most, largest(entity));
+        }
+        return most;
+    }
+
+    /** The largest item a declared access pattern can return. */
+    int largest(Access access) {
+        return largest(access.returns());
+    }
+
+    /** The largest item a run of a collection can return: one of its lists' (or its owner's), read through or not. */
+    int largest(ItemCollection.Run run) {
+        int most = 0;
+        for (ItemCollection.Segment segment : run.segments()) {
+            most = Math.max(most, largest(segment.entities()));
+        }
+        return most;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.moviegraph.graphql;
 
 import dev.moviegraph.catalog.CatalogReader;
+import dev.moviegraph.catalog.StandIns;
 
 import graphql.schema.GraphQLSchema;
 import graphql.schema.idl.SchemaGenerator;
@@ -17,8 +18,9 @@ import java.util.List;
  * The executable schema, built once at start: schema.graphqls wired to the catalog's fetchers
  * ({@link CatalogWiring}), then checked against the store's access patterns and for cache hints. A field
  * bound to no read, or to one the store has no access pattern for, or one without the
- * {@code @cacheControl} hint it needs ({@link CacheHints}), stops the start naming it, rather than
- * failing (or being cached wrongly) on the first request that asks for it.
+ * {@code @cacheControl} hint it needs ({@link CacheHints}), or a record the planning run cannot stand
+ * in for ({@link StandIns#requireBuildable()}), stops the start naming it, rather than failing (or
+ * being cached wrongly, or estimated from a null) on the first request that asks for it.
  */
 final class GatewaySchema {
     private final GraphQLSchema schema;
@@ -46,6 +48,7 @@ final class GatewaySchema {
         GraphQLSchema schema = new SchemaGenerator()
                 .makeExecutableSchema(new SchemaParser().parse(schemaText), wiring.runtimeWiring());
         wiring.bindings().verify(schema, catalog.accessPatterns());
+        StandIns.requireBuildable();
         List<String> unhinted = CacheHints.problems(schema);
         if (!unhinted.isEmpty()) {
             throw new IllegalStateException("schema.graphqls has fields that HTTP caches would not know how long"

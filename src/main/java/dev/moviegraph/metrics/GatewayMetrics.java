@@ -38,6 +38,10 @@ public final class GatewayMetrics implements CallObserver {
     private final Map<RequestSeries, Timer> requestTimers = new ConcurrentHashMap<>();
     private final Map<CallSeries, CallMeters> callMeters = new ConcurrentHashMap<>();
     private final Map<String, DistributionSummary> batchSizes = new ConcurrentHashMap<>();
+    /** Registered at once, so /metrics shows the 0 it should stay at. */
+    private final Counter planningFailures = Counter.builder("moviegraph.planning.failures")
+            .description("Fields planning runs failed at for no reason of the query's (their estimates may be low)")
+            .register(registry);
 
     /** One GraphQL request, from the moment it was parsed from HTTP to its result. */
     public void request(String operationName, Outcome outcome, long nanos) {
@@ -97,6 +101,14 @@ public final class GatewayMetrics implements CallObserver {
                 .description("Persisted queries and trusted documents by outcome")
                 .tag("outcome", outcome)
                 .register(registry).increment();
+    }
+
+    /**
+     * Fields a planning run (a read estimate, {@code Moviegraph-Trace: plan}) failed at for no reason of the
+     * query's: a bug, after which the estimate may be low. Should stay 0.
+     */
+    public void planningFailures(int fields) {
+        planningFailures.increment(fields);
     }
 
     /** Publishes a cache's size, hits, misses and evictions (the cache must record stats). */
