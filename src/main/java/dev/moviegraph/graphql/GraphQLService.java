@@ -12,6 +12,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import graphql.ExecutionInput;
+import graphql.ExecutionResult;
 import graphql.GraphQL;
 import graphql.ParseAndValidate;
 import graphql.ParseAndValidateResult;
@@ -227,14 +228,16 @@ public final class GraphQLService implements AutoCloseable {
         // Estimate first: the same fetchers over the planning catalog, which calls nothing.
         PlanningCatalog[] estimates = new PlanningCatalog[requests.size()];
         ExecutionInput[] planInputs = new ExecutionInput[requests.size()];
-        List<CompletableFuture<?>> planned = new ArrayList<>();
+        List<CompletableFuture<ExecutionResult>> planned = new ArrayList<>();
         for (int i = 0; i < requests.size(); i++) {
+            CompletableFuture<ExecutionResult> plan = null;
             if (kinds.get(i) == OperationDefinition.Operation.QUERY) {
                 estimates[i] = new PlanningCatalog(catalog, limits.maxReadUnits());
                 planInputs[i] = input(requests.get(i), new RequestScope(estimates[i], null, CallObserver.NONE),
                         true, false, null, null);
-                planned.add(engine.executeAsync(planInputs[i]));
+                plan = engine.executeAsync(planInputs[i]);
             }
+            planned.add(plan == null ? CompletableFuture.completedFuture(null) : plan);
         }
         return CompletableFuture.allOf(planned.toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
             double total = 0;
@@ -247,7 +250,9 @@ public final class GraphQLService implements AutoCloseable {
             }
             if (!stopped && total <= limits.maxReadUnits()) {
                 for (int i = 0; i < requests.size(); i++) {
-                    if (estimates[i] != null) {
+                    // A plan with an error (a malformed id, a bad cursor) left fields unplanned: it is a
+                    // lower bound for this request only, never for the next one of its shape.
+                    if (estimates[i] != null && planned.get(i).join().getErrors().isEmpty()) {
                         knownEstimates.put(shapes[i], estimates[i].readUnits());
                     }
                 }
