@@ -64,7 +64,9 @@ for jar in "$@"; do
     until grep -q "ready in" "$work/load-$n.log"; do sleep 1; done
     kill $loader; wait $loader 2>/dev/null || true
   fi
+  # The load is one client from one address: its limit on, never reached, so its cost is measured.
   DYNAMODB_ENDPOINT=$endpoint TABLE_NAME=$table PORT=$port \
+    CLIENT_READ_UNITS_PER_SECOND=${CLIENT_READ_UNITS_PER_SECOND:-1000000} \
     AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
     taskset -c 0 java ${JAVA_OPTS:-} -jar "$jar" > "$work/gateway-$n.log" 2>&1 &
   gateway=$!

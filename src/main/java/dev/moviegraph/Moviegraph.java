@@ -13,6 +13,7 @@ import dev.moviegraph.dynamo.DynamoPersistedQueries;
 import dev.moviegraph.dynamo.StreamAggregator;
 import dev.moviegraph.dynamo.StreamChangeFeed;
 import dev.moviegraph.catalog.ChangeFeed;
+import dev.moviegraph.graphql.ClientBudgets;
 import dev.moviegraph.graphql.LiveQueries;
 import dev.moviegraph.http.GraphQLWebSocket;
 import dev.moviegraph.dynamo.TableAdmin;
@@ -32,6 +33,7 @@ import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleLoader;
 import dev.moviegraph.local.SampleSnapshot;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.net.URI;
@@ -156,6 +158,11 @@ public final class Moviegraph implements AutoCloseable {
                 aggregator = new StreamAggregator(client, streams, config.tableName(), arn, metrics).start();
             }
             ObjectMapper json = new ObjectMapper();
+            // Warm-up queries come from this server itself: never counted against a client.
+            AtomicBoolean warmingUp = new AtomicBoolean(config.warmUpSeconds() > 0 && trusted == null);
+            ClientBudgets budgets = new ClientBudgets(config.clientRate().readUnitsPerSecond(), () -> !warmingUp.get(),
+                    Ticker.systemTicker(), metrics);
+            String addressHeader = config.clientRate().addressHeader();
             WriteGuard writeGuard = new WriteGuard(config.writeToken(), config.embedded());
             if (config.subscriptions().enabled()) {
                 ChangeFeed feed = ChangeFeed.NONE;
@@ -177,7 +184,8 @@ public final class Moviegraph implements AutoCloseable {
                 ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemonThreads("moviegraph-ws-"));
                 AppConfig.Subscriptions ws = config.subscriptions();
                 live = new Live(new GraphQLWebSocket(queries, graphql, documents, json, writeGuard, new GraphQLWebSocket.Limits(
-                        ws.maxConnections(), ws.maxPerConnection(), Duration.ofMillis(ws.initTimeoutMillis())), timers),
+                        ws.maxConnections(), ws.maxPerConnection(), Duration.ofMillis(ws.initTimeoutMillis())), timers,
+                        budgets, addressHeader),
                         queries, feed, timers);
                 metrics.gauge("graphql.subscriptions", "Subscriptions open on this server", queries::activeSubscriptions);
                 metrics.gauge("graphql.websocket.connections", "WebSockets open on this server",
@@ -188,13 +196,12 @@ public final class Moviegraph implements AutoCloseable {
             }
             Duration grace = Duration.ofSeconds(config.shutdownGraceSeconds());
             // Trusted documents run only their manifest's documents, which the warm-up's are not.
-            boolean warm = config.warmUpSeconds() > 0 && trusted == null;
+            boolean warm = warmingUp.get();
             if (config.warmUpSeconds() > 0 && !warm) {
                 LOG.info("WARMUP_SECONDS is not used with TRUSTED_DOCUMENTS: the warm-up's queries are not in the manifest");
             }
-            AtomicBoolean warmingUp = new AtomicBoolean(warm);
             HttpServer http = new HttpServer(new GraphQLHandler(graphql, documents, json, writeGuard,
-                    limits.maxBodyBytes(), limits.maxBatchOperations(), !limits.corsOrigins().isEmpty()),
+                    limits.maxBodyBytes(), limits.maxBatchOperations(), !limits.corsOrigins().isEmpty(), budgets, addressHeader),
                     live == null ? null : live.socket(), new HealthHandler(catalog, warmingUp::get), metrics,
                     limits.maxBodyBytes(), limits.corsOrigins(), grace)
                     .start(config.port());

@@ -32,11 +32,27 @@ import java.util.regex.Pattern;
  * @param caching      how long HTTP caches may keep answers
  * @param warmUpSeconds WARMUP_SECONDS: how long a starting server sends itself real queries before it
  *                      reports ready (0, the default, for none; the container image sets 20)
+ * @param clientRate   each client's read units per second
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
                         boolean aggregator, Limits limits, int shutdownGraceSeconds, Subscriptions subscriptions,
-                        PersistedQueries persistedQueries, Caching caching, int warmUpSeconds) {
+                        PersistedQueries persistedQueries, Caching caching, int warmUpSeconds, ClientRate clientRate) {
+
+    /** CLIENT_READ_UNITS_PER_SECOND's default off the embedded default: a page of a web app every second or so. */
+    public static final int DEFAULT_CLIENT_READ_UNITS_PER_SECOND = 20;
+    /** An HTTP header name (RFC 9110's token). */
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}");
+
+    /**
+     * What one client (its credential, else its address) may read.
+     *
+     * @param readUnitsPerSecond CLIENT_READ_UNITS_PER_SECOND: DynamoDB read units a second; 0 for no limit
+     * @param addressHeader      CLIENT_ADDRESS_HEADER: the header a trusted proxy appends the client's
+     *                           address to (X-Forwarded-For); null to use the connection's address
+     */
+    public record ClientRate(int readUnitsPerSecond, String addressHeader) {
+    }
 
     /**
      * Subscriptions over WebSocket (graphql-transport-ws on /graphql).
@@ -127,7 +143,8 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 + createTable + ", loadSample=" + loadSample + ", dataDir=" + dataDir + ", batching=" + batching
                 + ", writeToken=" + (writeToken == null ? "unset" : "set") + ", totals=" + totals + ", aggregator="
                 + aggregator + ", limits=" + limits + ", shutdownGraceSeconds=" + shutdownGraceSeconds
-                + ", subscriptions=" + subscriptions + ", persistedQueries=" + persistedQueries + ", caching=" + caching + "]";
+                + ", subscriptions=" + subscriptions + ", persistedQueries=" + persistedQueries + ", caching=" + caching
+                + ", clientRate=" + clientRate + "]";
     }
 
     public boolean embedded() {
@@ -210,12 +227,21 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "CACHE_FINISHED_MONTH_SECONDS", 3_600, 0, 2_592_000, problems),
                 parseLimit(env, "CACHE_MAX_AGE_SECONDS", 3_600, 0, 2_592_000, problems));
         int warmUp = parseLimit(env, "WARMUP_SECONDS", 0, 0, 300, problems);
+        String addressHeader = env.get("CLIENT_ADDRESS_HEADER");
+        if (addressHeader != null && addressHeader.isBlank()) {
+            addressHeader = null;
+        } else if (addressHeader != null && !HEADER_NAME.matcher(addressHeader.trim()).matches()) {
+            problems.add("CLIENT_ADDRESS_HEADER='" + addressHeader + "' must be an HTTP header name such as X-Forwarded-For");
+        }
+        ClientRate clientRate = new ClientRate(parseLimit(env, "CLIENT_READ_UNITS_PER_SECOND",
+                embedded ? 0 : DEFAULT_CLIENT_READ_UNITS_PER_SECOND, 0, 1_000_000, problems),
+                addressHeader == null ? null : addressHeader.trim());
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
                 writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, subscriptions, persisted, caching,
-                warmUp);
+                warmUp, clientRate);
     }
 
     private static int parseLimit(Map<String, String> env, String name, int fallback, int min, int max,
@@ -256,13 +282,13 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
                 writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
-                warmUpSeconds);
+                warmUpSeconds, clientRate);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
                 writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
-                warmUpSeconds);
+                warmUpSeconds, clientRate);
     }
 
 

@@ -28,6 +28,11 @@ public enum ErrorType implements ErrorClassification {
     UNAUTHENTICATED,
     /** Writes are switched off for this deployment (HTTP 403). */
     FORBIDDEN,
+    /**
+     * The client has spent its read units per second (CLIENT_READ_UNITS_PER_SECOND): HTTP 429 with
+     * Retry-After, or an {@code error} message on a WebSocket; {@code extensions.retryAfterSeconds} says when.
+     */
+    RATE_LIMITED,
     /** DynamoDB could not be reached or refused the call; retry later. */
     UNAVAILABLE,
     /** A fault of the gateway; the message carries an id that is also in the server log. */

@@ -12,6 +12,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import graphql.ExecutionInput;
+import graphql.ExecutionResult;
 import graphql.GraphQL;
 import graphql.ParseAndValidate;
 import graphql.ParseAndValidateResult;
@@ -228,15 +229,19 @@ public final class GraphQLService implements AutoCloseable {
         // Estimate first: the same fetchers over the planning catalog, which calls nothing.
         PlanningCatalog[] estimates = new PlanningCatalog[requests.size()];
         ExecutionInput[] planInputs = new ExecutionInput[requests.size()];
-        List<CompletableFuture<?>> planned = new ArrayList<>();
+        List<CompletableFuture<ExecutionResult>> planned = new ArrayList<>();
         for (int i = 0; i < requests.size(); i++) {
+            CompletableFuture<ExecutionResult> plan = null;
             if (kinds.get(i) == OperationDefinition.Operation.QUERY) {
                 estimates[i] = new PlanningCatalog(catalog, limits.maxReadUnits());
                 planInputs[i] = input(requests.get(i), new RequestScope(estimates[i], null, CallObserver.NONE),
                         true, false, null, null);
-                PlanningCatalog planning = estimates[i];
-                planned.add(engine.executeAsync(planInputs[i]).thenAccept(result -> noticeFailures(planning, result)));
+                plan = engine.executeAsync(planInputs[i]).thenApply(result -> {
+                    noticeFailures(result);
+                    return result;
+                });
             }
+            planned.add(plan == null ? CompletableFuture.completedFuture(null) : plan);
         }
         return CompletableFuture.allOf(planned.toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
             double total = 0;
@@ -249,7 +254,9 @@ public final class GraphQLService implements AutoCloseable {
             }
             if (!stopped && total <= limits.maxReadUnits()) {
                 for (int i = 0; i < requests.size(); i++) {
-                    if (estimates[i] != null && !estimates[i].failed()) { // an incomplete estimate is not kept
+                    // A plan with an error (a malformed id, a bad cursor, a planning failure) left fields
+                    // unplanned: it is a lower bound for this request only, never for the next one of its shape.
+                    if (estimates[i] != null && planned.get(i).join().getErrors().isEmpty()) {
                         knownEstimates.put(shapes[i], estimates[i].readUnits());
                     }
                 }
@@ -281,7 +288,7 @@ public final class GraphQLService implements AutoCloseable {
         ExecutionInput input = input(request, new RequestScope(planning, null, CallObserver.NONE), true, false, null,
                 null);
         return engine.executeAsync(input).thenApply(result -> {
-            noticeFailures(planning, result);
+            noticeFailures(result);
             Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, false));
             // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.
             response.remove("data");
@@ -292,12 +299,12 @@ public final class GraphQLService implements AutoCloseable {
 
     /**
      * A planning run's errors are seen by nobody when it estimates a query that then runs: those stand-ins
-     * should never cause (see {@link PlanningCatalog#finished}) are counted in /metrics
+     * should never cause (see {@link PlanningCatalog#failures}) are counted in /metrics
      * ({@code moviegraph_planning_failures_total}, which tests check stays 0) and logged as the planning's,
      * since fields went unplanned and the estimate may be low (the running count still stops the query).
      */
-    private void noticeFailures(PlanningCatalog planning, graphql.ExecutionResult result) {
-        int failures = planning.finished(result);
+    private void noticeFailures(graphql.ExecutionResult result) {
+        int failures = PlanningCatalog.failures(result);
         if (failures > 0) {
             metrics.planningFailures(failures);
             LOG.error("A planning run failed at {} field(s), so its read estimate may be low: {}", failures,

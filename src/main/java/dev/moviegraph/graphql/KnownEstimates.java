@@ -1,5 +1,9 @@
 package dev.moviegraph.graphql;
 
+import dev.moviegraph.catalog.InvalidInputException;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.PersonId;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -22,11 +26,15 @@ import java.util.Map;
  * query within the budget is planned once, not before every execution (the planning run is a whole
  * execution over stand-ins, as dear in graphql-java as the real one). The same shape: the same document,
  * operation and variables, except that the values of variables of type {@code ID} are replaced by their
- * place among the request's distinct ids: a plan never depends on which movie or person an id names
- * (stand-ins assume every one exists), only on how many there are and which repeat. Only estimates
- * within the budget are kept, for at most {@value #KEEP_SECONDS} s (the largest list sizes the estimate
- * uses grow with writes); a refusal is planned again each time, to describe its plan. Whatever an
- * estimate says, the request guard still stops reads past the budget as they happen.
+ * kind (a well-formed movie id, a well-formed person id, anything else) and their place among the
+ * request's distinct ids. A plan never depends on which movie or person a well-formed id names: stand-ins
+ * assume every one exists, so an id of a movie that does not exist is planned as dear as a real one. It
+ * does depend on the kind: a malformed id fails its field and plans nothing below it, and a movie id
+ * plans other reads than a person id (in {@code node}), so those are other shapes. The caller keeps only
+ * plans that ran without an error and within the budget, for at most {@value #KEEP_SECONDS} s (the
+ * largest list sizes the estimate uses grow with writes); a refusal is planned again each time, to
+ * describe its plan. Whatever an estimate says, the request guard still stops reads past the budget as
+ * they happen.
  */
 final class KnownEstimates {
     static final int KEEP_SECONDS = 60;
@@ -74,7 +82,23 @@ final class KnownEstimates {
             list.forEach(element -> numbered.add(numbered(element, ids)));
             return numbered;
         }
-        return value == null ? null : "#" + ids.computeIfAbsent(value, id -> ids.size());
+        return value == null ? null : kind(value) + "#" + ids.computeIfAbsent(value, id -> ids.size());
+    }
+
+    /** What a plan can tell of an id without reading: its kind when well-formed, else that it is not. */
+    private static String kind(Object id) {
+        String text = String.valueOf(id);
+        try {
+            if (text.startsWith("tt") && MovieId.of(text) != null) {
+                return "movie";
+            }
+            if (text.startsWith("nm") && PersonId.of(text) != null) {
+                return "person";
+            }
+        } catch (InvalidInputException e) {
+            // malformed: planned as such below
+        }
+        return "malformed";
     }
 
     private static boolean isId(Type<?> type) {

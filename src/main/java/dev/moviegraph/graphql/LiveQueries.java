@@ -41,6 +41,10 @@ public final class LiveQueries implements AutoCloseable {
 
         /** A single-result operation is done. */
         void complete();
+
+        /** What one reading consumed (every reading, sent or not): its client pays for it. */
+        default void consumed(double readUnits) {
+        }
     }
 
     /** A running operation; cancel stops it (the client completed it or went away). */
@@ -76,7 +80,10 @@ public final class LiveQueries implements AutoCloseable {
             result.whenComplete((response, failure) -> {
                 if (failure != null) {
                     sink.error(List.of(internalError()));
-                } else if (!response.containsKey("data") && response.containsKey("errors")) {
+                    return;
+                }
+                sink.consumed(ClientBudgets.consumed(response));
+                if (!response.containsKey("data") && response.containsKey("errors")) {
                     sink.error(errorsOf(response));
                 } else {
                     sink.next(response);
@@ -207,6 +214,7 @@ public final class LiveQueries implements AutoCloseable {
                 if (failure != null) {
                     LOG.warn("A subscription's reading failed", failure);
                 }
+                sink.consumed(ClientBudgets.consumed(answer));
                 boolean refused = !answer.containsKey("data");
                 boolean send;
                 synchronized (this) {

@@ -44,8 +44,6 @@ final class PlanningCatalog implements CatalogReader, ReadPlanner {
     private final Map<List<Object>, Double> readUnits = new HashMap<>();
     private final double stopAbove;
     private double totalReadUnits;
-    /** Fields the planning run failed at for no reason of the query's: then its estimate may be low. */
-    private int failures;
 
     /** @param stopAbove the estimate past which planning stops expanding; 0 for never */
     PlanningCatalog(CatalogReader store, double stopAbove) {
@@ -64,24 +62,17 @@ final class PlanningCatalog implements CatalogReader, ReadPlanner {
     }
 
     /**
-     * Notes the planning run's result, whose data nobody sees: an error stand-ins should never cause (an
+     * The failures of a planning run's result, whose data nobody sees: an error stand-ins should never cause (an
      * {@link ErrorType#INTERNAL} one: a fetcher or a store's planning that throws, a null in a non-null
      * field) means fields went unplanned, so the estimate is incomplete. The query's own errors (bad
      * input, an unknown id, the budget) are not failures: the real run reports them too.
      *
      * @return how many of its errors are failures
      */
-    synchronized int finished(graphql.ExecutionResult result) {
-        int failed = (int) result.getErrors().stream()
+    static int failures(graphql.ExecutionResult result) {
+        return (int) result.getErrors().stream()
                 .filter(error -> ErrorType.INTERNAL.name().equals(ErrorCodes.withCode(error, false).getExtensions().get("code")))
                 .count();
-        failures += failed;
-        return failed;
-    }
-
-    /** Whether the planning run failed at a field for no reason of the query's (see {@link #finished}). */
-    synchronized boolean failed() {
-        return failures > 0;
     }
 
     /** The plan: each access pattern with the paths it serves and at most how many calls of it. */

@@ -1,6 +1,7 @@
 package dev.moviegraph.http;
 
 import dev.moviegraph.graphql.CachePolicy;
+import dev.moviegraph.graphql.ClientBudgets;
 import dev.moviegraph.graphql.ErrorType;
 import dev.moviegraph.graphql.GraphQLAnswer;
 import dev.moviegraph.graphql.GraphQLRequest;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -40,13 +42,18 @@ public final class GraphQLHandler {
     private final int maxBodyBytes;
     private final int maxBatchOperations;
     private final CacheHeaders caching;
+    private final ClientBudgets budgets;
+    private final ClientKeys clients;
 
     /**
      * @param maxBatchOperations MAX_BATCH_OPERATIONS: the most operations one batch may have
      * @param cors               CORS is on, so answers depend on the Origin header too
+     * @param budgets            each client's read units per second
+     * @param addressHeader      CLIENT_ADDRESS_HEADER: where a trusted proxy puts the client's address; null for none
      */
     public GraphQLHandler(GraphQLService service, PersistedDocuments documents, ObjectMapper json, WriteGuard writes,
-                          int maxBodyBytes, int maxBatchOperations, boolean cors) {
+                          int maxBodyBytes, int maxBatchOperations, boolean cors, ClientBudgets budgets,
+                          String addressHeader) {
         this.service = service;
         this.documents = documents;
         this.json = json;
@@ -54,6 +61,30 @@ public final class GraphQLHandler {
         this.maxBodyBytes = maxBodyBytes;
         this.maxBatchOperations = maxBatchOperations;
         this.caching = new CacheHeaders(cors);
+        this.budgets = budgets;
+        this.clients = new ClientKeys(addressHeader);
+    }
+
+    /** The client of a request: the key its read units are counted under (see {@link ClientKeys}). */
+    String client(Context ctx) {
+        List<String> forwarded = clients.addressHeader() == null ? List.of()
+                : java.util.Collections.list(ctx.req().getHeaders(clients.addressHeader()));
+        return clients.key(ctx.header("Authorization"), ctx.req().getRemoteAddr(), forwarded);
+    }
+
+    /**
+     * Whether the client may send this request now; if not, answers 429 with Retry-After and a
+     * RATE_LIMITED error, before anything of the request is read.
+     */
+    private boolean admitted(Context ctx, String client, String responseType) {
+        OptionalLong wait = budgets.admit(client, "http");
+        if (wait.isEmpty()) {
+            return true;
+        }
+        ctx.header("Retry-After", String.valueOf(wait.getAsLong()));
+        write(ctx, 429, responseType, Map.of("errors", List.of(ClientBudgets.refusal(wait.getAsLong()))),
+                CacheHeaders.NO_STORE);
+        return false;
     }
 
     /** One operation of a POST body: the request to run, or the answer that refuses it. */
@@ -85,6 +116,10 @@ public final class GraphQLHandler {
             notAcceptable(ctx);
             return;
         }
+        String client = client(ctx);
+        if (!admitted(ctx, client, responseType)) {
+            return;
+        }
         if (!MediaTypes.isJson(ctx.contentType())) {
             requestError(ctx, 415, responseType, "POST requests must have Content-Type: application/json");
             return;
@@ -105,7 +140,7 @@ public final class GraphQLHandler {
             return;
         }
         if (body != null && body.isArray()) {
-            batch(ctx, responseType, body, mode.get());
+            batch(ctx, responseType, body, mode.get(), client);
             return;
         }
         if (body == null || !body.isObject()) {
@@ -122,7 +157,7 @@ public final class GraphQLHandler {
                 write(ctx, refused.status(), responseType, refused.body(), refused.cacheControl());
                 return DONE;
             }
-            return execute(ctx, responseType, ((Accepted) operation).request(), traceMode, false);
+            return execute(ctx, responseType, ((Accepted) operation).request(), traceMode, false, client);
         }));
     }
 
@@ -130,6 +165,10 @@ public final class GraphQLHandler {
         String responseType = MediaTypes.negotiate(ctx.header("Accept"));
         if (responseType == null) {
             notAcceptable(ctx);
+            return;
+        }
+        String client = client(ctx);
+        if (!admitted(ctx, client, responseType)) {
             return;
         }
         JsonNode variables = null;
@@ -177,7 +216,7 @@ public final class GraphQLHandler {
                         + kind.get().name().toLowerCase() + " operations with POST");
                 return DONE;
             }
-            return execute(ctx, responseType, request, mode.get(), true);
+            return execute(ctx, responseType, request, mode.get(), true, client);
         }));
     }
 
@@ -264,9 +303,10 @@ public final class GraphQLHandler {
     }
 
     private CompletableFuture<Void> execute(Context ctx, String responseType, GraphQLRequest request, TraceMode mode,
-                                            boolean get) {
+                                            boolean get, String client) {
         return service.answer(request, mode).thenAccept(answer -> {
             Map<String, Object> result = answer.body();
+            budgets.charge(client, ClientBudgets.consumed(result));
             // application/json: 200 for every well-formed request; graphql-response+json: 4xx when the
             // request failed before execution (errors and no "data" entry), as the spec asks. A plan has
             // no data either, but no error.
@@ -295,7 +335,7 @@ public final class GraphQLHandler {
      * the write authorization as alone), the accepted ones run together under the request's limits, and
      * the answers come back in the order sent. Kept only as long as its shortest-lived answer allows.
      */
-    private void batch(Context ctx, String responseType, JsonNode array, TraceMode mode) {
+    private void batch(Context ctx, String responseType, JsonNode array, TraceMode mode, String client) {
         if (array.isEmpty()) {
             requestError(ctx, 400, responseType, "A batch (a JSON array body) must have at least one operation");
             return;
@@ -317,6 +357,7 @@ public final class GraphQLHandler {
         }).thenAccept(resolved -> {
             List<Operation> operations = resolved.getKey();
             List<GraphQLAnswer> answers = resolved.getValue();
+            budgets.charge(client, answers.stream().mapToDouble(answer -> ClientBudgets.consumed(answer.body())).sum());
             List<Map<String, Object>> bodies = new ArrayList<>();
             CachePolicy policy = null;
             int next = 0;

@@ -1,5 +1,6 @@
 package dev.moviegraph.http;
 
+import dev.moviegraph.graphql.ClientBudgets;
 import dev.moviegraph.graphql.ErrorType;
 import dev.moviegraph.graphql.GraphQLRequest;
 import dev.moviegraph.graphql.GraphQLService;
@@ -19,6 +20,7 @@ import io.javalin.websocket.WsContext;
 import io.javalin.websocket.WsErrorContext;
 import io.javalin.websocket.WsMessageContext;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -26,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -61,11 +64,14 @@ public final class GraphQLWebSocket {
     private final WriteGuard writes;
     private final Limits limits;
     private final ScheduledExecutorService timers;
+    private final ClientBudgets budgets;
+    private final ClientKeys clients;
     private final Map<String, Connection> connections = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
     public GraphQLWebSocket(LiveQueries live, GraphQLService service, PersistedDocuments documents, ObjectMapper json,
-                            WriteGuard writes, Limits limits, ScheduledExecutorService timers) {
+                            WriteGuard writes, Limits limits, ScheduledExecutorService timers, ClientBudgets budgets,
+                            String addressHeader) {
         this.live = live;
         this.service = service;
         this.documents = documents;
@@ -73,6 +79,8 @@ public final class GraphQLWebSocket {
         this.writes = writes;
         this.limits = limits;
         this.timers = timers;
+        this.budgets = budgets;
+        this.clients = new ClientKeys(addressHeader);
     }
 
     void configure(WsConfig ws) {
@@ -190,6 +198,9 @@ public final class GraphQLWebSocket {
         private final Map<String, LiveQueries.Handle> operations = new HashMap<>();
         private volatile boolean initialised;
         private volatile String authorization;
+        /** The socket's peer and what a trusted proxy said it forwarded: with the credential, its client. */
+        private final String remoteAddress;
+        private final List<String> forwarded;
         private ScheduledFuture<?> initTimer;
         private boolean ended;
 
@@ -198,6 +209,15 @@ public final class GraphQLWebSocket {
             this.outbox = new Outbox(json, (text, done, failed) -> ctx.session.sendText(text, Callback.from(done, failed)),
                     reason -> close(ctx, 4400, reason));
             this.authorization = ctx.header("Authorization");
+            this.remoteAddress = ctx.session.getRemoteSocketAddress() instanceof InetSocketAddress peer
+                    ? peer.getAddress().getHostAddress() : String.valueOf(ctx.session.getRemoteSocketAddress());
+            String proxied = clients.addressHeader() == null ? null : ctx.header(clients.addressHeader());
+            this.forwarded = proxied == null ? List.of() : List.of(proxied);
+        }
+
+        /** The key this socket's operations are counted under: its credential once given, else its address. */
+        private String client() {
+            return clients.key(authorization, remoteAddress, forwarded);
         }
 
         synchronized void init(JsonNode payload) {
@@ -261,6 +281,11 @@ public final class GraphQLWebSocket {
                     close(ctx, 4409, "Subscriber for " + operationId + " already exists");
                     return;
                 }
+                OptionalLong wait = budgets.admit(client(), "websocket");
+                if (wait.isPresent()) {
+                    outbox.control(errorMessage(operationId, ClientBudgets.refusal(wait.getAsLong())));
+                    return;
+                }
                 if (operations.size() >= limits.maxOperationsPerConnection()) {
                     outbox.control(errorMessage(operationId, LiveQueries.error(ErrorType.LIMIT_EXCEEDED,
                             "This connection has " + operations.size() + " operations open, the most allowed"
@@ -304,7 +329,13 @@ public final class GraphQLWebSocket {
                 }
             }
             boolean single = kind != OperationDefinition.Operation.SUBSCRIPTION;
+            String client = client();
             LiveQueries.Handle handle = live.start(request, new LiveQueries.Sink() {
+                @Override
+                public void consumed(double readUnits) {
+                    budgets.charge(client, readUnits);
+                }
+
                 @Override
                 public void next(Map<String, Object> result) {
                     Map<String, Object> next = message(operationId, "next", result);

@@ -111,6 +111,21 @@ public final class GatewayMetrics implements CallObserver {
         planningFailures.increment(fields);
     }
 
+    /** A request refused because its client spent its read units per second ({@code http}, {@code websocket}). */
+    public void clientRefused(String transport) {
+        Counter.builder("moviegraph.client.refusals")
+                .description("Requests refused because their client spent its read units per second")
+                .tag("transport", transport)
+                .register(registry).increment();
+    }
+
+    /** Read units charged to clients' budgets (CLIENT_READ_UNITS_PER_SECOND). */
+    public void clientCharged(double readUnits) {
+        Counter.builder("moviegraph.client.charged.read.units")
+                .description("Read units charged to clients' per-second budgets")
+                .register(registry).increment(readUnits);
+    }
+
     /** Publishes a cache's size, hits, misses and evictions (the cache must record stats). */
     public void monitor(Cache<?, ?> cache, String name) {
         CaffeineCacheMetrics.monitor(registry, cache, name);

@@ -221,7 +221,30 @@ class AppConfigTest {
         assertEquals(new AppConfig(0, config.endpoint(), config.tableName(), config.createTable(),
                 config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching(), config.writeToken(),
                 config.totals(), config.aggregator(), config.limits(), config.shutdownGraceSeconds(),
-                config.subscriptions(), config.persistedQueries(), config.caching(), config.warmUpSeconds()), moved);
+                config.subscriptions(), config.persistedQueries(), config.caching(), config.warmUpSeconds(),
+                config.clientRate()), moved);
+    }
+
+    @Test
+    void aClientsReadUnitsPerSecondAreOffOnTheEmbeddedDefaultAndOnWithTheDocumentedDefaultElsewhere() {
+        assertEquals(new AppConfig.ClientRate(0, null), AppConfig.defaults().clientRate());
+        assertEquals(new AppConfig.ClientRate(AppConfig.DEFAULT_CLIENT_READ_UNITS_PER_SECOND, null),
+                AppConfig.fromEnvironment(Map.of("DYNAMODB_ENDPOINT", "aws")).clientRate());
+        assertEquals(new AppConfig.ClientRate(0, "X-Forwarded-For"), AppConfig.fromEnvironment(Map.of(
+                "DYNAMODB_ENDPOINT", "aws", "CLIENT_READ_UNITS_PER_SECOND", "0",
+                "CLIENT_ADDRESS_HEADER", " X-Forwarded-For ")).clientRate());
+        assertEquals(new AppConfig.ClientRate(5, null),
+                AppConfig.fromEnvironment(Map.of("CLIENT_READ_UNITS_PER_SECOND", "5")).clientRate());
+    }
+
+    @Test
+    void aBadClientRateOrAddressHeaderStopsTheStartNamingTheVariable() {
+        ConfigException rate = assertThrows(ConfigException.class,
+                () -> AppConfig.fromEnvironment(Map.of("CLIENT_READ_UNITS_PER_SECOND", "-1")));
+        assertTrue(rate.getMessage().contains("CLIENT_READ_UNITS_PER_SECOND"), rate.getMessage());
+        ConfigException header = assertThrows(ConfigException.class,
+                () -> AppConfig.fromEnvironment(Map.of("CLIENT_ADDRESS_HEADER", "X Forwarded: For")));
+        assertTrue(header.getMessage().contains("CLIENT_ADDRESS_HEADER"), header.getMessage());
     }
 
     @Test

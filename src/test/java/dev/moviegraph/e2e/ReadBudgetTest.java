@@ -76,6 +76,32 @@ class ReadBudgetTest {
         assertEquals("LIMIT_EXCEEDED", bigger.firstErrorCode(), "larger pages are another shape, planned and refused");
     }
 
+    /**
+     * A shape sent first with ids that plan nothing (malformed, of the wrong kind) or that name nothing (a
+     * well-formed id of no movie) must not lend its estimate to the same shape with real ids: that one is
+     * still refused before any DynamoDB call.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"malformed", "people", "oneRealTwoMalformed", "unknownMovies"})
+    void aShapeFirstSentWithIdsThatPlanLessIsStillRefusedWithRealIdsBeforeAnyCall(String firstIds) {
+        List<String> real = server.sample().movies().stream().limit(3).map(movie -> movie.id().value()).toList();
+        List<String> first = switch (firstIds) {
+            case "malformed" -> List.of("bad1", "bad2", "bad3");
+            case "people" -> server.sample().people().stream().limit(3).map(person -> person.id().value()).toList();
+            case "oneRealTwoMalformed" -> List.of(real.get(0), "bad1", "bad2");
+            default -> List.of("tt99999991", "tt99999992", "tt99999993");
+        };
+        String query = "query Bypass_" + firstIds + "($ids: [ID!]!, $n: Int!) { movies(ids: $ids) { title cast(first: $n) {"
+                + " edges { node { person { name movies(first: $n) { edges { node { movie { title } } } } } } } } } }";
+        server.client().query(query, Map.of("ids", first, "n", 40));
+        server.counter().reset();
+
+        Response real3 = server.client().query(query, Map.of("ids", real, "n", 40));
+
+        assertEquals("LIMIT_EXCEEDED", real3.firstErrorCode(), real3.raw().body());
+        assertEquals(List.of(), server.counter().operations(), "refused before any DynamoDB call");
+    }
+
     private String metrics() {
         return server.client().get("/metrics", Map.of(), "text/plain").raw().body();
     }

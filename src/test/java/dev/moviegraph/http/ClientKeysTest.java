@@ -1,0 +1,35 @@
+package dev.moviegraph.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** Who a request's client is: its credential (hashed), else its address, a proxy's only when configured. */
+class ClientKeysTest {
+    private final ClientKeys direct = new ClientKeys(null);
+    private final ClientKeys proxied = new ClientKeys("X-Forwarded-For");
+
+    @Test
+    void aForwardedAddressIsHonouredOnlyWhenTheHeaderIsConfigured() {
+        List<String> forwarded = List.of("203.0.113.7, 10.0.0.1");
+
+        assertEquals("address:192.0.2.1", direct.key(null, "192.0.2.1", forwarded));
+        assertEquals("address:10.0.0.1", proxied.key(null, "192.0.2.1", forwarded), "the right-most: the proxy's");
+        assertEquals("address:10.0.0.9", proxied.key(null, "192.0.2.1", List.of("1.1.1.1", "10.0.0.9")),
+                "the last header line");
+        assertEquals("address:192.0.2.1", proxied.key(null, "192.0.2.1", List.of()), "no header: the peer");
+    }
+
+    @Test
+    void aCredentialIsTheClientAndIsNeverKeptInClear() {
+        String key = direct.key("Bearer secret-value-1", "192.0.2.1", List.of());
+
+        assertFalse(key.contains("secret-value-1"), key);
+        assertEquals(key, direct.key("Bearer secret-value-1", "198.51.100.2", List.of()), "wherever it comes from");
+        assertNotEquals(key, direct.key("Bearer secret-value-2", "192.0.2.1", List.of()));
+    }
+}
