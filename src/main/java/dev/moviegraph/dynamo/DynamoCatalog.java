@@ -23,6 +23,7 @@ import dev.moviegraph.catalog.SearchHit;
 import dev.moviegraph.catalog.SearchKind;
 import dev.moviegraph.catalog.SearchRead;
 import dev.moviegraph.catalog.Slice;
+import dev.moviegraph.catalog.StoreStatus;
 import dev.moviegraph.catalog.StoreUnavailableException;
 
 import java.math.BigDecimal;
@@ -40,6 +41,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
@@ -388,8 +390,27 @@ public final class DynamoCatalog implements CatalogReader {
     }
 
     @Override
-    public CompletableFuture<Boolean> ping() {
+    public CompletableFuture<StoreStatus> ping() {
         return client.describeTable(DescribeTableRequest.builder().tableName(table).build())
-                .handle((response, failure) -> failure == null);
+                .handle((response, failure) -> status(failure));
+    }
+
+    /**
+     * What /health says after its DescribeTable. Answered, it closed the outage breaker before this runs,
+     * so the next query is sent; refused by the open breaker, queries are refused too and the reason says
+     * so: /health and queries never disagree.
+     */
+    private StoreStatus status(Throwable failure) {
+        if (failure != null && OutageBreaker.refused(failure)) {
+            return StoreStatus.down("DynamoDB did not answer a recent call: queries fail at once until a probe"
+                    + " (this check, or a query) gets an answer, one every " + OutageBreaker.COOL_DOWN.toSeconds() + " s");
+        }
+        if (failure != null) {
+            // The error code only: AWS's message may name the table or a request id.
+            return StoreStatus.down(StoreFailures.translate(failure).getCause() instanceof AwsServiceException service
+                    ? "DynamoDB answered DescribeTable with " + service.awsErrorDetails().errorCode()
+                    : "DynamoDB did not answer DescribeTable (no connection, or timed out)");
+        }
+        return StoreStatus.SERVING;
     }
 }
