@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -63,6 +64,13 @@ public final class DynamoCatalog implements CatalogReader {
     private final Batches batches;
     private final CursorCodec cursors;
     private final ItemWeights weights;
+
+    private static final Predicate<Map<String, AttributeValue>> SEARCH_ENTRIES =
+            item -> TableModel.isAny(item, List.of(TableModel.MOVIE_WORD, TableModel.PERSON_WORD));
+    private static final Predicate<Map<String, AttributeValue>> LIST_ENTRIES =
+            item -> TableModel.is(item, TableModel.MOVIE_LIST);
+    private static final Predicate<Map<String, AttributeValue>> AWARDS =
+            item -> TableModel.isAny(item, List.of(TableModel.MOVIE_AWARD, TableModel.PERSON_AWARD));
 
     public DynamoCatalog(DynamoDbAsyncClient client, String table, CursorCodec cursors) {
         this(client, table, cursors, ItemWeights.declared());
@@ -100,7 +108,8 @@ public final class DynamoCatalog implements CatalogReader {
             for (Map<String, AttributeValue> item : result.items()) {
                 ItemRef<?> ref = byKey.get(TableModel.keyOf(item));
                 if (ref != null) {
-                    found.put(ref, TableModel.decode(item));
+                    // an item of a newer version's type at the key: not what the reference names
+                    TableModel.decode(item).ifPresent(record -> found.put(ref, record));
                 }
             }
             Set<ItemRef<?>> unavailable = new HashSet<>();
@@ -258,11 +267,12 @@ public final class DynamoCatalog implements CatalogReader {
             List<Page.Entry<Record>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(first, items.size()))) {
                 Supplier<String> cursor = paged ? () -> cursors.encode(part, segment.listIndex(), item) : null;
-                entries.add(new Page.Entry<>(cursor, TableModel.decode(item)));
+                // grouped by segment, so of a known type
+                entries.add(new Page.Entry<>(cursor, TableModel.decode(item).orElseThrow()));
             }
             lists.put(part, new Page<>(entries, items.size() > first, count(owner, segment.countAttribute())));
         }
-        return new CollectionPage(read.includeOwner() && owner != null ? TableModel.decode(owner) : null, lists);
+        return new CollectionPage(read.includeOwner() && owner != null ? TableModel.decode(owner).orElseThrow() : null, lists);
     }
 
     /** A list's whole length as its owner item counts it, when the read has the owner and the list a count. */
@@ -324,7 +334,8 @@ public final class DynamoCatalog implements CatalogReader {
                     .expressionAttributeNames(Map.of("#words", "words"))
                     .expressionAttributeValues(values);
         }
-        return Queries.until(client, context, access, query.build(), item -> true, wanted, slack).thenApply(items -> {
+        return known(Queries.until(client, context, access, query.build(), SEARCH_ENTRIES, wanted, slack),
+                SEARCH_ENTRIES).thenApply(items -> {
             List<Page.Entry<SearchHit>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
                 entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), SearchEntries.hit(item)));
@@ -348,7 +359,8 @@ public final class DynamoCatalog implements CatalogReader {
         if (read.page().after() != null) {
             query.exclusiveStartKey(cursors.decode(list, access.index(), read.page().after(), partition));
         }
-        return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
+        return known(Queries.until(client, context, access, query.build(), LIST_ENTRIES, wanted, 0), LIST_ENTRIES)
+                .thenApply(items -> {
             List<Page.Entry<SearchHit>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
                 entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), SearchEntries.listed(item)));
@@ -375,13 +387,23 @@ public final class DynamoCatalog implements CatalogReader {
         if (read.page().after() != null) {
             query.exclusiveStartKey(cursors.decode(list, access.index(), read.page().after(), partition));
         }
-        return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
+        return known(Queries.until(client, context, access, query.build(), AWARDS, wanted, 0), AWARDS).thenApply(items -> {
             List<Page.Entry<Award>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
-                entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), (Award) TableModel.decode(item)));
+                entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), (Award) TableModel.decode(item).orElseThrow()));
             }
             return new Page<>(entries, items.size() > read.page().first());
         });
+    }
+
+    /**
+     * The items of an index read that are of {@code kinds}: a newer version may put items of a type this
+     * one does not know under the same index keys (a rolling upgrade); they neither count towards a page
+     * nor show in it.
+     */
+    private static CompletableFuture<List<Map<String, AttributeValue>>> known(
+            CompletableFuture<List<Map<String, AttributeValue>>> read, Predicate<Map<String, AttributeValue>> kinds) {
+        return read.thenApply(items -> items.stream().filter(kinds).toList());
     }
 
     @Override
