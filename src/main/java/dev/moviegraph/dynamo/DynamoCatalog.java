@@ -164,7 +164,8 @@ public final class DynamoCatalog implements CatalogReader {
                 }
                 for (Map<String, AttributeValue> item : started.get(i).join()) {
                     ItemCollection.Segment segment = collection.segmentOf(item);
-                    if (wanted.contains(segment)) {
+                    // null: an item of a type this version does not know, a newer gateway's (skipped)
+                    if (segment != null && wanted.contains(segment)) {
                         bySegment.computeIfAbsent(segment, s -> new ArrayList<>()).add(item);
                     }
                 }
