@@ -31,8 +31,8 @@ public interface CatalogReader {
     /** A page of an award's winners, newest first (nominations are not in the index): one index Query. */
     CompletableFuture<Page<Award>> awardWinners(AwardWinnersRead read, CallContext context);
 
-    /** Whether the store answers at all. */
-    CompletableFuture<Boolean> ping();
+    /** Whether the store answers, and the gateway sends it queries (a probe that may close an outage breaker). */
+    CompletableFuture<StoreStatus> ping();
 
     /** Every access pattern the store has; each serves one {@link CatalogAccess}. */
     List<AccessPattern> accessPatterns();

@@ -23,6 +23,7 @@ import dev.moviegraph.catalog.SearchHit;
 import dev.moviegraph.catalog.SearchKind;
 import dev.moviegraph.catalog.SearchRead;
 import dev.moviegraph.catalog.Slice;
+import dev.moviegraph.catalog.StoreStatus;
 import dev.moviegraph.catalog.StoreUnavailableException;
 
 import java.math.BigDecimal;
@@ -38,8 +39,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
@@ -61,6 +64,13 @@ public final class DynamoCatalog implements CatalogReader {
     private final Batches batches;
     private final CursorCodec cursors;
     private final ItemWeights weights;
+
+    private static final Predicate<Map<String, AttributeValue>> SEARCH_ENTRIES =
+            item -> TableModel.isAny(item, List.of(TableModel.MOVIE_WORD, TableModel.PERSON_WORD));
+    private static final Predicate<Map<String, AttributeValue>> LIST_ENTRIES =
+            item -> TableModel.is(item, TableModel.MOVIE_LIST);
+    private static final Predicate<Map<String, AttributeValue>> AWARDS =
+            item -> TableModel.isAny(item, List.of(TableModel.MOVIE_AWARD, TableModel.PERSON_AWARD));
 
     public DynamoCatalog(DynamoDbAsyncClient client, String table, CursorCodec cursors) {
         this(client, table, cursors, ItemWeights.declared());
@@ -99,7 +109,8 @@ public final class DynamoCatalog implements CatalogReader {
             for (Map<String, AttributeValue> item : result.items()) {
                 ItemRef<?> ref = byKey.get(TableModel.keyOf(item));
                 if (ref != null) {
-                    found.put(ref, TableModel.decode(item));
+                    // an item of a newer version's type at the key: not what the reference names
+                    TableModel.decode(item).ifPresent(record -> found.put(ref, record));
                 }
             }
             Set<ItemRef<?>> unavailable = new HashSet<>();
@@ -154,7 +165,8 @@ public final class DynamoCatalog implements CatalogReader {
                 }
                 for (Map<String, AttributeValue> item : started.get(i).join()) {
                     ItemCollection.Segment segment = collection.segmentOf(item);
-                    if (wanted.contains(segment)) {
+                    // null: an item of a type this version does not know, a newer gateway's (skipped)
+                    if (segment != null && wanted.contains(segment)) {
                         bySegment.computeIfAbsent(segment, s -> new ArrayList<>()).add(item);
                     }
                 }
@@ -257,11 +269,12 @@ public final class DynamoCatalog implements CatalogReader {
             List<Page.Entry<Record>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(first, items.size()))) {
                 Supplier<String> cursor = paged ? () -> cursors.encode(part, segment.listIndex(), item) : null;
-                entries.add(new Page.Entry<>(cursor, TableModel.decode(item)));
+                // grouped by segment, so of a known type
+                entries.add(new Page.Entry<>(cursor, TableModel.decode(item).orElseThrow()));
             }
             lists.put(part, new Page<>(entries, items.size() > first, count(owner, segment.countAttribute())));
         }
-        return new CollectionPage(read.includeOwner() && owner != null ? TableModel.decode(owner) : null, lists);
+        return new CollectionPage(read.includeOwner() && owner != null ? TableModel.decode(owner).orElseThrow() : null, lists);
     }
 
     /** A list's whole length as its owner item counts it, when the read has the owner and the list a count. */
@@ -323,7 +336,8 @@ public final class DynamoCatalog implements CatalogReader {
                     .expressionAttributeNames(Map.of("#words", "words"))
                     .expressionAttributeValues(values);
         }
-        return Queries.until(client, context, access, query.build(), item -> true, wanted, slack).thenApply(items -> {
+        return known(Queries.until(client, context, access, query.build(), SEARCH_ENTRIES, wanted, slack),
+                SEARCH_ENTRIES).thenApply(items -> {
             List<Page.Entry<SearchHit>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
                 entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), SearchEntries.hit(item)));
@@ -347,7 +361,8 @@ public final class DynamoCatalog implements CatalogReader {
         if (read.page().after() != null) {
             query.exclusiveStartKey(cursors.decode(list, access.index(), read.page().after(), partition));
         }
-        return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
+        return known(Queries.until(client, context, access, query.build(), LIST_ENTRIES, wanted, 0), LIST_ENTRIES)
+                .thenApply(items -> {
             List<Page.Entry<SearchHit>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
                 entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), SearchEntries.listed(item)));
@@ -374,13 +389,23 @@ public final class DynamoCatalog implements CatalogReader {
         if (read.page().after() != null) {
             query.exclusiveStartKey(cursors.decode(list, access.index(), read.page().after(), partition));
         }
-        return Queries.upTo(client, context, access, query.build(), wanted).thenApply(items -> {
+        return known(Queries.until(client, context, access, query.build(), AWARDS, wanted, 0), AWARDS).thenApply(items -> {
             List<Page.Entry<Award>> entries = new ArrayList<>();
             for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
-                entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), (Award) TableModel.decode(item)));
+                entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), (Award) TableModel.decode(item).orElseThrow()));
             }
             return new Page<>(entries, items.size() > read.page().first());
         });
+    }
+
+    /**
+     * The items of an index read that are of {@code kinds}: a newer version may put items of a type this
+     * one does not know under the same index keys (a rolling upgrade); they neither count towards a page
+     * nor show in it.
+     */
+    private static CompletableFuture<List<Map<String, AttributeValue>>> known(
+            CompletableFuture<List<Map<String, AttributeValue>>> read, Predicate<Map<String, AttributeValue>> kinds) {
+        return read.thenApply(items -> items.stream().filter(kinds).toList());
     }
 
     @Override
@@ -389,8 +414,27 @@ public final class DynamoCatalog implements CatalogReader {
     }
 
     @Override
-    public CompletableFuture<Boolean> ping() {
+    public CompletableFuture<StoreStatus> ping() {
         return client.describeTable(DescribeTableRequest.builder().tableName(table).build())
-                .handle((response, failure) -> failure == null);
+                .handle((response, failure) -> status(failure));
+    }
+
+    /**
+     * What /health says after its DescribeTable. Answered, it closed the outage breaker before this runs,
+     * so the next query is sent; refused by the open breaker, queries are refused too and the reason says
+     * so: /health and queries never disagree.
+     */
+    private StoreStatus status(Throwable failure) {
+        if (failure != null && OutageBreaker.refused(failure)) {
+            return StoreStatus.down("DynamoDB did not answer a recent call: queries fail at once until a probe"
+                    + " (this check, or a query) gets an answer, one every " + OutageBreaker.COOL_DOWN.toSeconds() + " s");
+        }
+        if (failure != null) {
+            // The error code only: AWS's message may name the table or a request id.
+            return StoreStatus.down(StoreFailures.translate(failure).getCause() instanceof AwsServiceException service
+                    ? "DynamoDB answered DescribeTable with " + service.awsErrorDetails().errorCode()
+                    : "DynamoDB did not answer DescribeTable (no connection, or timed out)");
+        }
+        return StoreStatus.SERVING;
     }
 }

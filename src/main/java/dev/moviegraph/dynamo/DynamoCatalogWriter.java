@@ -830,7 +830,11 @@ public final class DynamoCatalogWriter implements CatalogWriter {
      */
     private Optional<TransactWriteItem> copyUpdate(Map<String, AttributeValue> item, Entity<?> source,
                                                    Map<String, Object> values, long version) {
-        Entity<?> entity = TableModel.entityOf(item);
+        Optional<Entity<?>> known = TableModel.entityOf(item);
+        if (known.isEmpty()) {
+            return Optional.empty(); // a newer version's item: it keeps its own copies
+        }
+        Entity<?> entity = known.get();
         Optional<Entity.Copy> found = entity.copies().stream().filter(copy -> copy.source() == source).findFirst();
         if (found.isEmpty()) {
             return Optional.empty();
@@ -885,7 +889,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     /** The version of {@code source} an item's copy of it was written at; 0 when it has none. */
     private static long copiedVersion(Map<String, AttributeValue> item, Entity<?> source) {
-        return TableModel.entityOf(item).copies().stream().filter(copy -> copy.source() == source)
+        return TableModel.entityOf(item).stream().flatMap(entity -> entity.copies().stream())
+                .filter(copy -> copy.source() == source)
                 .map(copy -> item.get(copy.versionAttribute()))
                 .filter(java.util.Objects::nonNull)
                 .mapToLong(value -> Long.parseLong(value.n())).findFirst().orElse(0);

@@ -70,19 +70,7 @@ final class InFlightLimit implements InvocationHandler {
             result.completeExceptionally(e);
             return;
         }
-        sent.whenComplete((value, failure) -> {
-            release();
-            if (failure == null) {
-                result.complete(value);
-            } else {
-                result.completeExceptionally(failure);
-            }
-        });
-        result.whenComplete((value, failure) -> {
-            if (result.isCancelled()) {
-                sent.cancel(true);
-            }
-        });
+        Relay.relay(sent, result, failure -> release());
     }
 
     /** Hands the slot to the next call in line, or frees it. */

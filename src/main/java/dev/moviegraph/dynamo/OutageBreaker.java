@@ -25,9 +25,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  * <p>A call that ends without any answer from DynamoDB (I/O error, attempt or call timeout, after every
  * retry) opens the breaker. While open, calls fail before anything is sent. After {@link #COOL_DOWN}
  * one call at a time goes through as a probe (a query, or /health's DescribeTable); the first call that
- * gets any answer from DynamoDB, even an error, closes it. It wraps the client rather than intercepting
- * its requests because the SDK ends a call at its call timeout without telling the interceptors. One
- * breaker per client, no static state.
+ * gets any answer from DynamoDB, even an error, closes it. A call that started before DynamoDB last
+ * answered does not open it again when it fails: after a freeze, calls sent into it time out seconds
+ * after DynamoDB answers again, and opening on them would have /health (whose probe closed the breaker)
+ * say 200 while every query is refused. It wraps the client rather than intercepting its requests
+ * because the SDK ends a call at its call timeout without telling the interceptors. One breaker per
+ * client, no static state.
  */
 final class OutageBreaker implements InvocationHandler {
     private static final Logger LOG = LoggerFactory.getLogger(OutageBreaker.class);
@@ -37,9 +40,14 @@ final class OutageBreaker implements InvocationHandler {
     /** A probe whose end was never seen no longer blocks the next one after this. */
     private static final long PROBE_LIMIT_NANOS = DynamoClients.CALL_TIMEOUT.plusSeconds(5).toNanos();
 
+    /** The message of a call refused while the breaker is open; {@link #refused} recognises it. */
+    static final String REFUSED = "DynamoDB did not answer a recent call; calls fail at once until a probe gets an answer";
+
     private enum Admission { CALL, PROBE, REFUSED }
 
     private final DynamoDbAsyncClient client;
+    /** When a call last got an answer (nanoTime): calls sent before it cannot tell of an outage now. */
+    private long answeredAt = System.nanoTime();
     private boolean open;
     private long openedAt;
     private boolean probing;
@@ -55,6 +63,16 @@ final class OutageBreaker implements InvocationHandler {
                 new Class<?>[] {DynamoDbAsyncClient.class}, new OutageBreaker(client));
     }
 
+    /** Whether {@code failure} is a call the open breaker refused, never sent. */
+    static boolean refused(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SdkClientException && REFUSED.equals(cause.getMessage())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
         if (method.getReturnType() != CompletableFuture.class) {
@@ -63,13 +81,17 @@ final class OutageBreaker implements InvocationHandler {
         Admission admission = admit();
         if (admission == Admission.REFUSED) {
             return CompletableFuture.failedFuture(SdkClientException.builder()
-                    .message("DynamoDB did not answer a recent call; calls fail at once until a probe gets an answer")
+                    .message(REFUSED)
                     .writableStackTrace(false)
                     .build());
         }
+        long sentAt = System.nanoTime();
         CompletableFuture<?> call = (CompletableFuture<?>) forward(method, args);
-        call.whenComplete((result, failure) -> ended(admission == Admission.PROBE, failure));
-        return call;
+        // The caller sees the call end only once the breaker has: whoever saw a probe answered (/health)
+        // finds the breaker closed.
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        Relay.relay(call, result, failure -> ended(admission == Admission.PROBE, sentAt, failure));
+        return result;
     }
 
     private Object forward(Method method, Object[] args) throws Throwable {
@@ -93,16 +115,17 @@ final class OutageBreaker implements InvocationHandler {
         return Admission.REFUSED;
     }
 
-    private synchronized void ended(boolean probe, Throwable failure) {
+    private synchronized void ended(boolean probe, long sentAt, Throwable failure) {
         if (probe) {
             probing = false;
         }
         if (failure == null || answered(failure)) {
+            answeredAt = System.nanoTime();
             if (open) {
                 open = false;
                 LOG.info("DynamoDB answers again; calls go through");
             }
-        } else if (unanswered(failure)) {
+        } else if (unanswered(failure) && sentAt - answeredAt > 0) {
             openedAt = System.nanoTime();
             if (!open) {
                 open = true;

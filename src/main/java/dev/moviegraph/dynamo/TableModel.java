@@ -52,6 +52,8 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  * top list.
  */
 public final class TableModel {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableModel.class);
+
     /** The layout this model writes; a table records it in its layout item. */
     public static final int LAYOUT_VERSION = 4;
 
@@ -346,22 +348,31 @@ public final class TableModel {
         return type == null ? "" : type.s();
     }
 
-    /** The entity an item belongs to, by its type attribute. */
-    static Entity<?> entityOf(Map<String, AttributeValue> item) {
+    /**
+     * The entity an item belongs to, by its type attribute; empty for a type this version does not know.
+     * During a rolling upgrade a newer gateway may write items of a new type into the partitions and
+     * indexes this one reads: every reader and copy update skips them (they are the newer version's).
+     */
+    static Optional<Entity<?>> entityOf(Map<String, AttributeValue> item) {
         Entity<?> entity = BY_TYPE.get(type(item));
         if (entity == null) {
-            throw new IllegalStateException("Item of unknown type '" + type(item) + "' at " + item.get(PK) + "/" + item.get(SK));
+            LOG.debug("Skipped an item of unknown type '{}' at {}/{}", type(item), item.get(PK), item.get(SK));
         }
-        return entity;
+        return Optional.ofNullable(entity);
     }
 
     static boolean is(Map<String, AttributeValue> item, Entity<?> entity) {
         return entity.type().equals(type(item));
     }
 
-    /** Decodes any item by its type attribute. */
-    static Record decode(Map<String, AttributeValue> item) {
-        return entityOf(item).decode(item);
+    /** Whether an item is of one of {@code entities}: what a read of an index keeps of what it read. */
+    static boolean isAny(Map<String, AttributeValue> item, List<? extends Entity<?>> entities) {
+        return entities.stream().anyMatch(entity -> is(item, entity));
+    }
+
+    /** Decodes any item by its type attribute; empty for a type this version does not know. */
+    static Optional<Record> decode(Map<String, AttributeValue> item) {
+        return entityOf(item).map(entity -> entity.decode(item));
     }
 
     @SuppressWarnings("unchecked")

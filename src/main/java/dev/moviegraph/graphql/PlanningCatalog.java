@@ -10,6 +10,7 @@ import dev.moviegraph.catalog.CollectionRead;
 import dev.moviegraph.catalog.ListRead;
 import dev.moviegraph.catalog.Page;
 import dev.moviegraph.catalog.SearchHit;
+import dev.moviegraph.catalog.StoreStatus;
 import dev.moviegraph.catalog.SearchRead;
 import dev.moviegraph.catalog.Fetched;
 import dev.moviegraph.catalog.ItemRef;
@@ -153,8 +154,8 @@ final class PlanningCatalog implements CatalogReader, ReadPlanner {
     }
 
     @Override
-    public CompletableFuture<Boolean> ping() {
-        return CompletableFuture.completedFuture(true);
+    public CompletableFuture<StoreStatus> ping() {
+        return CompletableFuture.completedFuture(StoreStatus.SERVING);
     }
 
     @Override

@@ -16,6 +16,7 @@ import dev.moviegraph.catalog.ListRead;
 import dev.moviegraph.catalog.Page;
 import dev.moviegraph.catalog.SearchHit;
 import dev.moviegraph.catalog.SearchRead;
+import dev.moviegraph.catalog.StoreStatus;
 import dev.moviegraph.metrics.GatewayMetrics;
 
 import java.util.Collection;
@@ -70,7 +71,7 @@ class PlanningFailuresTest {
         }
 
         @Override
-        public CompletableFuture<Boolean> ping() {
+        public CompletableFuture<StoreStatus> ping() {
             return stub.ping();
         }
 

@@ -13,6 +13,7 @@ import dev.moviegraph.catalog.ItemRef.PersonRef;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.StoreStatus;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -108,8 +109,8 @@ final class StubCatalog implements CatalogReader {
     }
 
     @Override
-    public CompletableFuture<Boolean> ping() {
-        return CompletableFuture.completedFuture(true);
+    public CompletableFuture<StoreStatus> ping() {
+        return CompletableFuture.completedFuture(StoreStatus.SERVING);
     }
 
     @Override

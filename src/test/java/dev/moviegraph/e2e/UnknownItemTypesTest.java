@@ -1,0 +1,116 @@
+package dev.moviegraph.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.Moviegraph;
+import dev.moviegraph.config.AppConfig;
+import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.support.GraphQLClient;
+import dev.moviegraph.support.GraphQLClient.Response;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A rolling upgrade: a newer gateway beside this one writes items of a type this version does not know,
+ * into a movie's and a person's partitions, with sort keys inside the ranges the reads query, and under
+ * the keys of the indexes the reads use. This gateway's reads answer as if they were not there, and its
+ * writes (a rename that updates copies, a delete) go through; deleting the movie deletes them with it.
+ */
+class UnknownItemTypesTest {
+    private static final String TOKEN = "unknown-item-types-token";
+    private static final String MOVIE = "tt9610001";
+    private static final String ACTOR = "nm9610001";
+    private static final String READS = """
+            { movie(id: "tt9610001") { title year cast { totalCount edges { cursor node { billing person { name } } } }
+                directors { person { name } } writers { person { name } } }
+              actor(id: "nm9610001") { name movies { totalCount edges { cursor node { movie { title } } } } }
+              search(query: "Zanzibar") { edges { cursor node { ... on Movie { id title } ... on Person { id name } } } }
+              movies(ids: ["tt9610001"]) { id title } }""";
+
+    private static EmbeddedDynamo dynamo;
+    private static DynamoDbAsyncClient sdk;
+    private static Moviegraph server;
+    private static GraphQLClient client;
+
+    @BeforeAll
+    static void start() {
+        dynamo = EmbeddedDynamo.ephemeral(false);
+        sdk = DynamoClients.create(dynamo.endpoint(), List.of());
+        server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("PORT", "0",
+                "DYNAMODB_ENDPOINT", dynamo.endpoint().toString(), "CREATE_TABLE", "true", "WRITE_TOKEN", TOKEN)), List.of());
+        client = new GraphQLClient(server.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        sdk.close();
+        dynamo.close();
+    }
+
+    @Test
+    void itemsOfATypeThisVersionDoesNotKnowChangeNoReadAndBlockNoWrite() {
+        ok("mutation { putMovie(input: {id: \"tt9610001\", title: \"Zanzibar Nights\", year: 2003, genres: [\"Drama\"]}) { id } }");
+        ok("mutation { putActor(input: {id: \"nm9610001\", name: \"Zanzibar Jones\"}) { id } }");
+        ok("mutation { castActor(movieId: \"tt9610001\", actorId: \"nm9610001\", characters: [\"Lead\"], billing: 1) { billing } }");
+        JsonNode before = ok(READS);
+
+        // Sort keys inside the cast's, the crew's and the search entries' ranges; index keys of the
+        // filmography (gsi3), search (gsi4, gsi5) and the movie's cast order (lsi1).
+        put(Map.of("pk", "mov#" + MOVIE, "sk", "act#nm9619999", "lsi1sk", "movie#cast#0000#nm9619999",
+                "gsi3pk", "per#" + ACTOR, "gsi3sk", "act#0000#aaa#" + MOVIE));
+        put(Map.of("pk", "mov#" + MOVIE, "sk", "dir#nm9619999", "lsi1sk", "crew#dir#0000#nm9619999"));
+        put(Map.of("pk", "mov#" + MOVIE, "sk", "xw#zanz", "gsi4pk", "srch#zanz", "gsi5pk", "srch#mov#zanz", "srank", "0"));
+        put(Map.of("pk", "per#" + ACTOR, "sk", "xw#zanz", "gsi4pk", "srch#zanz", "gsi5pk", "srch#per#zanz", "srank", "1"));
+        put(Map.of("pk", "mov#" + MOVIE, "sk", "tot#2026-05-extra"));
+        assertEquals(before, ok(READS), "reads answer as if the newer version's items were not there");
+
+        ok("mutation { putMovie(input: {id: \"tt9610001\", title: \"Zanzibar Mornings\", year: 2003, genres: [\"Drama\"]}) { id } }");
+        JsonNode renamed = ok(READS);
+        assertEquals("Zanzibar Mornings", renamed.path("movie").path("title").asText());
+        assertEquals("Zanzibar Mornings", renamed.path("actor").path("movies").path("edges").get(0)
+                .path("node").path("movie").path("title").asText(), "the rename reached the credit's copy");
+        assertEquals("xw#zanz", item("mov#" + MOVIE, "xw#zanz").get("sk").s(), "the newer version's entry is its own");
+
+        assertTrue(ok("mutation { deleteMovie(id: \"tt9610001\") }").path("deleteMovie").asBoolean());
+        assertTrue(item("mov#" + MOVIE, "act#nm9619999").isEmpty(), "deleting a movie deletes its whole partition");
+        assertTrue(item("mov#" + MOVIE, "xw#zanz").isEmpty());
+        JsonNode deleted = ok(READS);
+        assertTrue(deleted.path("movie").isNull());
+        assertEquals(0, deleted.path("actor").path("movies").path("totalCount").asInt());
+    }
+
+    private static void put(Map<String, String> keys) {
+        Map<String, AttributeValue> item = new java.util.HashMap<>();
+        keys.forEach((name, value) -> item.put(name, AttributeValue.fromS(value)));
+        item.put("type", AttributeValue.fromS("trailer"));
+        item.put("url", AttributeValue.fromS("https://example.com/trailer"));
+        sdk.putItem(put -> put.tableName(AppConfig.defaults().tableName()).item(item)).join();
+    }
+
+    private static Map<String, AttributeValue> item(String pk, String sk) {
+        return sdk.getItem(get -> get.tableName(AppConfig.defaults().tableName()).consistentRead(true)
+                .key(Map.of("pk", AttributeValue.fromS(pk), "sk", AttributeValue.fromS(sk)))).join().item();
+    }
+
+    private static JsonNode ok(String query) {
+        Response response = client.post(GraphQLClient.body(query, Map.of()), "application/json", "application/json",
+                Map.of("Authorization", "Bearer " + TOKEN));
+        assertEquals(200, response.status(), response.raw().body());
+        assertTrue(response.errors().isMissingNode(), () -> "unexpected errors: " + response.raw().body());
+        assertFalse(response.raw().body().contains("Exception"));
+        return response.data();
+    }
+}
