@@ -3,10 +3,13 @@ package dev.moviegraph.http;
 import dev.moviegraph.graphql.PersistedDocuments;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Who a request's client is, for its read units per second: its credential (the Authorization header)
- * when it sends one, else its address. The credential is kept only as its SHA-256, never in clear. The
+ * when it sends one the gateway can verify (the WRITE_TOKEN), else its address. A credential nobody
+ * checks is no identity: a client could send a new one with every request and so get a new budget
+ * each time. The credential is kept only as its SHA-256, never in clear. The
  * address is the connection's, or, behind a trusted proxy (CLIENT_ADDRESS_HEADER), the right-most one of
  * that header: the one the proxy itself appended; those left of it came from the client and could be
  * anything.
@@ -14,9 +17,12 @@ import java.util.List;
 final class ClientKeys {
     /** The header the trusted proxy appends the client's address to; null when there is no proxy. */
     private final String addressHeader;
+    /** Whether an Authorization header is a credential this gateway verifies. */
+    private final Predicate<String> verified;
 
-    ClientKeys(String addressHeader) {
+    ClientKeys(String addressHeader, Predicate<String> verified) {
         this.addressHeader = addressHeader;
+        this.verified = verified;
     }
 
     /** The header to read addresses from, or null. */
@@ -30,7 +36,7 @@ final class ClientKeys {
      * @param forwarded      every value of the address header, in order (empty without it or without the setting)
      */
     String key(String authorization, String remoteAddress, List<String> forwarded) {
-        if (authorization != null && !authorization.isBlank()) {
+        if (authorization != null && !authorization.isBlank() && verified.test(authorization)) {
             return "credential:" + PersistedDocuments.sha256(authorization);
         }
         return "address:" + address(remoteAddress, forwarded);

@@ -62,7 +62,7 @@ public final class GraphQLHandler {
         this.maxBatchOperations = maxBatchOperations;
         this.caching = new CacheHeaders(cors);
         this.budgets = budgets;
-        this.clients = new ClientKeys(addressHeader);
+        this.clients = new ClientKeys(addressHeader, writes::bearsToken);
     }
 
     /** The client of a request: the key its read units are counted under (see {@link ClientKeys}). */

@@ -80,7 +80,7 @@ public final class GraphQLWebSocket {
         this.limits = limits;
         this.timers = timers;
         this.budgets = budgets;
-        this.clients = new ClientKeys(addressHeader);
+        this.clients = new ClientKeys(addressHeader, writes::bearsToken);
     }
 
     void configure(WsConfig ws) {

@@ -20,15 +20,20 @@ public final class WriteGuard {
         this.embedded = embedded;
     }
 
+    /** Whether this Authorization header bears the server's WRITE_TOKEN (constant-time). */
+    public boolean bearsToken(String authorization) {
+        byte[] given = authorization == null ? new byte[0] : authorization.trim().getBytes(StandardCharsets.UTF_8);
+        // Constant-time: the comparison must not tell how much of a guess was right.
+        return token != null && MessageDigest.isEqual(token, given);
+    }
+
     /** Why a mutation with this Authorization header is refused, or empty when it may run. */
     public Optional<Refusal> check(String authorization) {
         if (token == null) {
             return embedded ? Optional.empty() : Optional.of(new Refusal(403, ErrorType.FORBIDDEN,
                     "Writes are disabled: set WRITE_TOKEN on the server to allow mutations against this DynamoDB"));
         }
-        byte[] given = authorization == null ? new byte[0] : authorization.trim().getBytes(StandardCharsets.UTF_8);
-        // Constant-time: the comparison must not tell how much of a guess was right.
-        if (MessageDigest.isEqual(token, given)) {
+        if (bearsToken(authorization)) {
             return Optional.empty();
         }
         return Optional.of(new Refusal(401, ErrorType.UNAUTHENTICATED,

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class ClientRateTest {
     private static final String JSON = "application/json";
+    private static final String WRITE_TOKEN = "client-rate-write-token";
     private static final RequestCounter counter = new RequestCounter();
     private static Moviegraph server;
     private static GraphQLClient client;
@@ -41,7 +42,7 @@ class ClientRateTest {
     @BeforeAll
     static void start() {
         server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("PORT", "0", "CLIENT_READ_UNITS_PER_SECOND", "1",
-                "CLIENT_ADDRESS_HEADER", "X-Forwarded-For")), List.of(counter));
+                "CLIENT_ADDRESS_HEADER", "X-Forwarded-For", "WRITE_TOKEN", WRITE_TOKEN)), List.of(counter));
         client = new GraphQLClient(server.port());
         String ids = SampleCatalog.generate(SampleCatalog.DEFAULT_SEED).movies().stream().limit(50).map(Movie::id)
                 .map(id -> "\"" + id.value() + "\"").collect(Collectors.joining(", ", "[", "]"));
@@ -58,8 +59,8 @@ class ClientRateTest {
     }
 
     @Test
-    void aClientThatSpentItsUnitsGets429WithRetryAfterBeforeAnyCallCountedAndAnotherCredentialDoesNot() {
-        Map<String, String> spender = Map.of("Authorization", "Bearer spender-credential-1");
+    void aClientThatSpentItsUnitsGets429WithRetryAfterBeforeAnyCallCountedAndAnotherClientDoesNot() {
+        Map<String, String> spender = Map.of("X-Forwarded-For", "10.0.1.1");
         Response spent = send(spender);
         assertEquals(200, spent.status(), spent.raw().body());
         assertTrue(spent.body().path("extensions").path("cost").path("readUnits").asDouble() > 5, spent.raw().body());
@@ -77,8 +78,10 @@ class ClientRateTest {
         Response get = client.get("/graphql", Map.of("query", "{ movie(id: \"tt0111161\") { title } }"), JSON, spender);
         assertEquals(429, get.status(), "GET too");
         assertEquals(before + 2, refusals("http"), "counted in /metrics");
-        Response other = send(Map.of("Authorization", "Bearer another-credential-2"));
-        assertEquals(200, other.status(), "another credential has its own units: " + other.raw().body());
+        Response invented = send(Map.of("X-Forwarded-For", "10.0.1.1", "Authorization", "Bearer invented-credential-2"));
+        assertEquals(429, invented.status(), "a credential nobody verifies is no new budget: " + invented.raw().body());
+        Response other = send(Map.of("X-Forwarded-For", "10.0.1.2"));
+        assertEquals(200, other.status(), "another client has its own units: " + other.raw().body());
     }
 
     @Test
@@ -95,8 +98,9 @@ class ClientRateTest {
 
     @Test
     void aSpentClientsSubscriptionGetsAnErrorMessageWithTheCodeAndTheRefusalIsCounted() {
-        String credential = "Bearer socket-credential-3";
-        assertEquals(200, send(Map.of("Authorization", credential)).status());
+        // The write token is a credential the gateway verifies: its bearer is one client wherever it connects from.
+        String credential = "Bearer " + WRITE_TOKEN;
+        assertEquals(200, send(Map.of("Authorization", credential, "X-Forwarded-For", "10.0.1.3")).status());
         double before = refusals("websocket");
 
         try (WsClient ws = WsClient.open(server.port())) {

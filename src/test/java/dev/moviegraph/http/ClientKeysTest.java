@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /** Who a request's client is: its credential (hashed), else its address, a proxy's only when configured. */
 class ClientKeysTest {
-    private final ClientKeys direct = new ClientKeys(null);
-    private final ClientKeys proxied = new ClientKeys("X-Forwarded-For");
+    private static final String VERIFIED = "Bearer secret-value-1";
+    private final ClientKeys direct = new ClientKeys(null, VERIFIED::equals);
+    private final ClientKeys proxied = new ClientKeys("X-Forwarded-For", VERIFIED::equals);
 
     @Test
     void aForwardedAddressIsHonouredOnlyWhenTheHeaderIsConfigured() {
@@ -25,11 +26,19 @@ class ClientKeysTest {
     }
 
     @Test
-    void aCredentialIsTheClientAndIsNeverKeptInClear() {
-        String key = direct.key("Bearer secret-value-1", "192.0.2.1", List.of());
+    void aVerifiedCredentialIsTheClientAndIsNeverKeptInClear() {
+        String key = direct.key(VERIFIED, "192.0.2.1", List.of());
 
         assertFalse(key.contains("secret-value-1"), key);
-        assertEquals(key, direct.key("Bearer secret-value-1", "198.51.100.2", List.of()), "wherever it comes from");
-        assertNotEquals(key, direct.key("Bearer secret-value-2", "192.0.2.1", List.of()));
+        assertEquals(key, direct.key(VERIFIED, "198.51.100.2", List.of()), "wherever it comes from");
+        assertNotEquals(key, direct.key(null, "192.0.2.1", List.of()));
+    }
+
+    @Test
+    void aCredentialNobodyVerifiesIsNoIdentityItsAddressIsTheClient() {
+        // Otherwise a new invented credential with every request would be a new budget every time.
+        assertEquals("address:192.0.2.1", direct.key("Bearer invented-1", "192.0.2.1", List.of()));
+        assertEquals(direct.key("Bearer invented-1", "192.0.2.1", List.of()),
+                direct.key("Bearer invented-2", "192.0.2.1", List.of()));
     }
 }
