@@ -2,6 +2,7 @@ package dev.moviegraph.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
@@ -10,6 +11,7 @@ import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.WsClient;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -35,7 +37,7 @@ class UnknownItemTypesTest {
     private static final String READS = """
             { movie(id: "tt9610001") { title year cast { totalCount edges { cursor node { billing person { name } } } }
                 directors { person { name } } writers { person { name } } }
-              actor(id: "nm9610001") { name movies { totalCount edges { cursor node { movie { title } } } } }
+              person(id: "nm9610001") { name movies { totalCount edges { cursor node { movie { title } } } } }
               search(query: "Zanzibar") { edges { cursor node { ... on Movie { id title } ... on Person { id name } } } }
               movies(ids: ["tt9610001"]) { id title } }""";
 
@@ -63,7 +65,7 @@ class UnknownItemTypesTest {
     @Test
     void itemsOfATypeThisVersionDoesNotKnowChangeNoReadAndBlockNoWrite() {
         ok("mutation { putMovie(input: {id: \"tt9610001\", title: \"Zanzibar Nights\", year: 2003, genres: [\"Drama\"]}) { id } }");
-        ok("mutation { putActor(input: {id: \"nm9610001\", name: \"Zanzibar Jones\"}) { id } }");
+        ok("mutation { putPerson(input: {id: \"nm9610001\", name: \"Zanzibar Jones\"}) { id } }");
         ok("mutation { castActor(movieId: \"tt9610001\", actorId: \"nm9610001\", characters: [\"Lead\"], billing: 1) { billing } }");
         JsonNode before = ok(READS);
 
@@ -80,7 +82,7 @@ class UnknownItemTypesTest {
         ok("mutation { putMovie(input: {id: \"tt9610001\", title: \"Zanzibar Mornings\", year: 2003, genres: [\"Drama\"]}) { id } }");
         JsonNode renamed = ok(READS);
         assertEquals("Zanzibar Mornings", renamed.path("movie").path("title").asText());
-        assertEquals("Zanzibar Mornings", renamed.path("actor").path("movies").path("edges").get(0)
+        assertEquals("Zanzibar Mornings", renamed.path("person").path("movies").path("edges").get(0)
                 .path("node").path("movie").path("title").asText(), "the rename reached the credit's copy");
         assertEquals("xw#zanz", item("mov#" + MOVIE, "xw#zanz").get("sk").s(), "the newer version's entry is its own");
 
@@ -89,7 +91,51 @@ class UnknownItemTypesTest {
         assertTrue(item("mov#" + MOVIE, "xw#zanz").isEmpty());
         JsonNode deleted = ok(READS);
         assertTrue(deleted.path("movie").isNull());
-        assertEquals(0, deleted.path("actor").path("movies").path("totalCount").asInt());
+        assertEquals(0, deleted.path("person").path("movies").path("totalCount").asInt());
+    }
+
+    @Test
+    void itemsOfATypeThisVersionDoesNotKnowStopNoSubscriptionAndChangeNoCount() {
+        String movie = "tt9610002";
+        String month = "2026-05";
+        ok("mutation { putMovie(input: {id: \"tt9610002\", title: \"Quokka Days\", year: 2004, genres: [\"Comedy\"]}) { id } }");
+        ok("mutation { putPerson(input: {id: \"nm9610002\", name: \"Quokka Smith\"}) { id } }");
+        ok("mutation { castActor(movieId: \"tt9610002\", actorId: \"nm9610002\", characters: [\"Lead\"], billing: 1) { billing } }");
+        stream(movie, month);
+
+        try (WsClient ws = WsClient.connected(server.port())) {
+            ws.subscribe("one", "subscription($id: ID!, $month: YearMonth!) { streamTotalChanged(movieId: $id,"
+                    + " month: $month) { streams } }", Map.of("id", movie, "month", month));
+            JsonNode first = ws.next(15);
+            assertNotNull(first, "no first answer");
+            assertEquals(1, first.path("payload").path("data").path("streamTotalChanged").path("streams").asLong(),
+                    first.toString());
+
+            // The newer version's items reach the table's stream, which the change feed reads.
+            put(Map.of("pk", "mov#" + movie, "sk", "tot#" + month + "-extra"));
+            put(Map.of("pk", "per#nm9610002", "sk", "act#" + movie + "-extra"));
+            stream(movie, month);
+
+            JsonNode second = ws.next(15);
+            assertNotNull(second, "the subscription stopped after the newer version's items were written");
+            assertEquals("next", second.path("type").asText(), second.toString());
+            assertEquals(2, second.path("payload").path("data").path("streamTotalChanged").path("streams").asLong(),
+                    second.toString());
+        }
+        JsonNode counts = ok("{ movie(id: \"tt9610002\") { cast { totalCount } streamTotals(from: \"" + month + "\", to: \""
+                + month + "\") { streams } } person(id: \"nm9610002\") { movies { totalCount } }"
+                + " topMovies(month: \"" + month + "\", limit: 5) { streams movie { id } } }");
+        assertEquals(1, counts.path("movie").path("cast").path("totalCount").asInt(), counts.toString());
+        assertEquals(1, counts.path("person").path("movies").path("totalCount").asInt(), counts.toString());
+        assertEquals(2, counts.path("movie").path("streamTotals").get(0).path("streams").asLong(), counts.toString());
+        assertEquals(movie, counts.path("topMovies").get(0).path("movie").path("id").asText(), counts.toString());
+        assertEquals(2, counts.path("topMovies").get(0).path("streams").asLong(), counts.toString());
+    }
+
+    private static void stream(String movie, String month) {
+        JsonNode counted = ok("mutation { recordStream(input: {movieId: \"" + movie + "\", streamId: \""
+                + java.util.UUID.randomUUID() + "\", at: \"" + month + "-03T12:00:00Z\"}) { counted } }");
+        assertTrue(counted.path("recordStream").path("counted").asBoolean(), counted.toString());
     }
 
     private static void put(Map<String, String> keys) {
