@@ -188,7 +188,9 @@ final class CapacityBench {
              CapacityStandIn standIn = CapacityStandIn.start(dynamo.endpoint(), ledger);
              Moviegraph server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("PORT", "0",
                      "DYNAMODB_ENDPOINT", standIn.endpoint().toString(), "CREATE_TABLE", "true", "LOAD_SAMPLE", "false",
-                     "TOTALS", options.totals(), "AGGREGATOR", "off", "WRITE_TOKEN", TOKEN)), List.of());
+                     "TOTALS", options.totals(), "AGGREGATOR", "off", "WRITE_TOKEN", TOKEN,
+                     // one process stands for every client: the model measures the table, not a client's share
+                     "CLIENT_READ_UNITS_PER_SECOND", "0")), List.of());
              Aggregation aggregation = options.totals().equals("stream")
                      ? Aggregation.start(standIn.endpoint(), dynamo.endpoint()) : null;
              Feed feed = new Feed(standIn.endpoint(), ledger, options.replicas())) {

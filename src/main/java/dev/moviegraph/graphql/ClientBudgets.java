@@ -23,6 +23,11 @@ import java.util.function.BooleanSupplier;
  */
 public final class ClientBudgets {
     public static final int BURST_SECONDS = 5;
+    /**
+     * The key of a client no budget applies to: the bearer of the WRITE_TOKEN, the deployment's own
+     * writer (what records streams at thousands a second), as trusted as the token makes it.
+     */
+    public static final String EXEMPT = "exempt";
     static final int MOST_CLIENTS = 100_000;
     /** Whether requests are counted at all: off with no rate, and while the server warms itself up. */
     private final BooleanSupplier active;
@@ -54,7 +59,7 @@ public final class ClientBudgets {
      * @param transport where the refusal is counted in /metrics ({@code http}, {@code websocket})
      */
     public OptionalLong admit(String client, String transport) {
-        if (!active.getAsBoolean()) {
+        if (!active.getAsBoolean() || EXEMPT.equals(client)) {
             return OptionalLong.empty();
         }
         long now = ticker.read();
@@ -69,7 +74,7 @@ public final class ClientBudgets {
 
     /** Charges a client what one of its requests consumed. */
     public void charge(String client, double readUnits) {
-        if (!active.getAsBoolean() || readUnits <= 0) {
+        if (!active.getAsBoolean() || readUnits <= 0 || EXEMPT.equals(client)) {
             return;
         }
         long now = ticker.read();

@@ -196,7 +196,7 @@ public final class PersistedDocuments {
     }
 
     /** The lower-case hexadecimal SHA-256 of the text's UTF-8 bytes, as Apollo's links compute it. */
-    public static String sha256(String text) {
+    static String sha256(String text) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                     .digest(text.getBytes(StandardCharsets.UTF_8)));

@@ -1,15 +1,16 @@
 package dev.moviegraph.http;
 
-import dev.moviegraph.graphql.PersistedDocuments;
+import dev.moviegraph.graphql.ClientBudgets;
 
 import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Who a request's client is, for its read units per second: its credential (the Authorization header)
- * when it sends one the gateway can verify (the WRITE_TOKEN), else its address. A credential nobody
- * checks is no identity: a client could send a new one with every request and so get a new budget
- * each time. The credential is kept only as its SHA-256, never in clear. The
+ * Who a request's client is, for its read units per second: its address, unless its credential (the
+ * Authorization header) is one the gateway verifies. The only one it verifies is the WRITE_TOKEN, whose
+ * bearer is the deployment's own writer and exempt ({@link ClientBudgets#EXEMPT}). Any other credential
+ * is no identity: nobody checks it, so a client could send a new one with every request and so get a
+ * new budget each time. The
  * address is the connection's, or, behind a trusted proxy (CLIENT_ADDRESS_HEADER), the right-most one of
  * that header: the one the proxy itself appended; those left of it came from the client and could be
  * anything.
@@ -37,7 +38,7 @@ final class ClientKeys {
      */
     String key(String authorization, String remoteAddress, List<String> forwarded) {
         if (authorization != null && !authorization.isBlank() && verified.test(authorization)) {
-            return "credential:" + PersistedDocuments.sha256(authorization);
+            return ClientBudgets.EXEMPT;
         }
         return "address:" + address(remoteAddress, forwarded);
     }

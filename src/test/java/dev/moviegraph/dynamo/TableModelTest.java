@@ -40,10 +40,10 @@ class TableModelTest {
         Credit cast = new Credit(MATRIX.id(), person.id(), Role.CAST, MATRIX.title(), 1999, person.name(), List.of("Neo"), 1);
         Credit director = new Credit(MATRIX.id(), PersonId.of("nm0905154"), Role.DIRECTOR, MATRIX.title(), null,
                 "Lana Wachowski", List.of(), 1);
-        assertEquals(MATRIX, TableModel.decode(TableModel.MOVIE.encode(MATRIX)));
-        assertEquals(person, TableModel.decode(TableModel.PERSON.encode(person)));
-        assertEquals(cast, TableModel.decode(TableModel.CAST.encode(cast)));
-        assertEquals(director, TableModel.decode(TableModel.DIRECTOR.encode(director)));
+        assertEquals(MATRIX, TableModel.decode(TableModel.MOVIE.encode(MATRIX)).orElseThrow());
+        assertEquals(person, TableModel.decode(TableModel.PERSON.encode(person)).orElseThrow());
+        assertEquals(cast, TableModel.decode(TableModel.CAST.encode(cast)).orElseThrow());
+        assertEquals(director, TableModel.decode(TableModel.DIRECTOR.encode(director)).orElseThrow());
     }
 
     @Test
@@ -76,7 +76,7 @@ class TableModelTest {
         assertEquals("pq#" + hash, item.get(TableModel.SK).s());
         // DynamoDB's time to live only reads a Number attribute holding epoch seconds
         assertEquals("1900000000", item.get(TableModel.EXPIRES_AT).n());
-        assertEquals(query, TableModel.decode(item));
+        assertEquals(query, TableModel.decode(item).orElseThrow());
     }
 
     /**

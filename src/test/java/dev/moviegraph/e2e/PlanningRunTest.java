@@ -48,7 +48,7 @@ class PlanningRunTest {
                 + " topRated(first: 5) { edges { node { " + MOVIE + " } } } }",
         "{ awardWinners(award: \"Academy Award\", first: 5) { edges { cursor node { " + AWARD + " } } } }",
         "{ nodes(ids: [\"tt0111161\", \"nm0000151\"]) { id ... on Movie { title } ... on Person { name } }"
-                + " actor(id: \"nm0000151\") { " + PERSON + " movies(first: 2) { edges { node { movie { title } } } } } }"
+                + " person(id: \"nm0000151\") { " + PERSON + " movies(first: 2) { edges { node { movie { title } } } } } }"
     })
     void planningFailsAtNoFieldAsAPlanOrAsTheEstimateOfAQueryThatRuns(String query) {
         double before = value(metrics());
