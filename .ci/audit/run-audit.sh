@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mvn -B -q -DskipTests package
-port=18080
+port=${AUDIT_PORT:-18080}   # another value lets two clones run their audits at once
 PORT=$port java -jar target/moviegraph.jar > target/audit-server.log 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
