@@ -35,6 +35,13 @@ enum Access implements CallPattern {
     /** Every item of a movie's collection, its list and search entries too: what writers replace or delete. */
     ENTIRE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk",
             ":pk", bind(TableModel.MOVIE, PK)),
+    /**
+     * One range of a movie's collection that putMovie reads: items that copy what changed, credits and
+     * entries, never the totals when the title stays ({@link TableModel#movieCopyRanges}).
+     */
+    MOVIE_COPIES(CatalogAccess.PUT_ENTITY, "Query", Index.TABLE, "pk = :pk AND sk BETWEEN :from AND :to",
+            ":pk", bind(TableModel.MOVIE, PK),
+            ":from", new Binding(copyHolders(), SK, Bound.PREFIX), ":to", new Binding(copyHolders(), SK, Bound.PREFIX_END)),
     /** GSI3: the person item and every credit of the person, all roles (a rename rewrites their copies). */
     PERSON_PARTITION(CatalogAccess.PUT_ENTITY, "Query", Index.GSI3, "gsi3pk = :person",
             ":person", bind(TableModel.PERSON, GSI3_PK)),
@@ -163,6 +170,11 @@ enum Access implements CallPattern {
                 case FULL_OR_PREFIX_END -> complete ? template.render(values) : template.prefix() + "~";
             };
         }
+    }
+
+    /** What {@link #MOVIE_COPIES} can start or end at: the entities putMovie reads, in sort-key order. */
+    private static List<Entity<?>> copyHolders() {
+        return concat(TableModel.CREDITS, List.of(TableModel.TOTAL, TableModel.MOVIE_LIST, TableModel.MOVIE_WORD));
     }
 
     private static List<Entity<?>> concat(List<? extends Entity<?>> first, List<? extends Entity<?>> second) {

@@ -113,7 +113,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             List<TransactWriteItem> copies = new ArrayList<>();
             List<Map<String, AttributeValue>> entries = new ArrayList<>();
             Set<PersonId> credited = new LinkedHashSet<>();
-            for (Map<String, AttributeValue> copy : collection(context, movie.id(), false)) {
+            for (Map<String, AttributeValue> copy : copiesOf(context, current, movie)) {
                 copyUpdate(copy, TableModel.MOVIE, values, next).ifPresent(copies::add);
                 if (TableModel.CREDITS.stream().anyMatch(entity -> TableModel.is(copy, entity))) {
                     credited.add(PersonId.of(copy.get(TableModel.CAST.attribute("personId")).s()));
@@ -724,6 +724,33 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             call.page(response.hasItem() ? 1 : 0, Collections.singletonList(response.consumedCapacity()));
             return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
         })).join();
+    }
+
+    /**
+     * What putMovie updates or replaces in the movie's collection, read consistently: one Query per range
+     * of {@link TableModel#movieCopyRanges}, for the attributes that change from {@code current} (all of
+     * them for a new movie). The totals are read only when their copy of the title changes.
+     */
+    private List<Map<String, AttributeValue>> copiesOf(CallContext context, Map<String, AttributeValue> current, Movie movie) {
+        Map<String, Object> now = TableModel.MOVIE.values(movie);
+        Map<String, Object> before = current == null || current.isEmpty() ? Map.of()
+                : TableModel.MOVIE.values(TableModel.MOVIE.decode(current));
+        Set<String> changed = new HashSet<>();
+        now.forEach((attribute, value) -> {
+            if (before.isEmpty() || !Objects.equals(value, before.get(attribute))) {
+                changed.add(attribute);
+            }
+        });
+        List<CompletableFuture<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
+        for (TableModel.SortKeyRange range : TableModel.movieCopyRanges(changed)) {
+            QueryRequest query = Access.MOVIE_COPIES.query(table, Map.of(":pk", Map.of("movieId", movie.id()))).build();
+            Map<String, AttributeValue> values = new HashMap<>(query.expressionAttributeValues());
+            values.put(":from", s(range.from()));
+            values.put(":to", s(range.to()));
+            reads.add(Queries.all(client, context, Access.MOVIE_COPIES,
+                    query.toBuilder().expressionAttributeValues(values).consistentRead(true).build()));
+        }
+        return reads.stream().flatMap(read -> read.join().stream()).toList();
     }
 
     /** Every item of a movie's collection, read consistently; only keys, types and people when {@code keysOnly}. */

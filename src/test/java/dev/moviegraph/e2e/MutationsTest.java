@@ -9,6 +9,7 @@ import dev.moviegraph.support.TestServer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -243,6 +244,40 @@ class MutationsTest {
         assertEquals(3, call.path("items").asInt(), "the movie, one cast item, one total: no stream item");
         assertEquals(before.body().path("extensions").path("cost").path("readUnits").asDouble(),
                 after.body().path("extensions").path("cost").path("readUnits").asDouble(), "41 streams later");
+    }
+
+    @Test
+    void putMovieReadsTheTotalsOnlyWhenTheTitleTheyCopyChanges() {
+        movie("tt9500101", "Many Months", 2018);
+        for (int month = 1; month <= 24; month++) {
+            stream("tt9500101", "months-" + month, YearMonth.of(2011, 1).plusMonths(month - 1) + "-05T10:00:00Z");
+        }
+        String put = "mutation($t: String!) { putMovie(input: {id: \"tt9500101\", title: $t, year: 2018, "
+                + "genres: [\"Drama\"]}) { id } }";
+
+        Response same = server.client().traced("on", put, Map.of("t", "Many Months"));
+        Response renamed = server.client().traced("on", put, Map.of("t", "Many More Months"));
+
+        double sameUnits = same.body().path("extensions").path("cost").path("readUnits").asDouble();
+        double renameUnits = renamed.body().path("extensions").path("cost").path("readUnits").asDouble();
+        assertTrue(same.errors().isMissingNode() && renamed.errors().isMissingNode(), renamed.raw().body());
+        assertTrue(sameUnits < renameUnits, "the same title reads less than a rename: " + sameUnits + " vs " + renameUnits);
+        assertTrue(queriedItems(renamed) - queriedItems(same) >= 24, "a put keeping the title read no total: "
+                + queriedItems(same) + " items, a rename " + queriedItems(renamed));
+        JsonNode totals = ok("{ movie(id: \"tt9500101\") { streamTotals(from: \"2011-01\", to: \"2012-12\") { month movie { title } } } }")
+                .path("movie").path("streamTotals");
+        assertEquals(24, totals.size(), totals.toString());
+        for (JsonNode total : totals) {
+            assertEquals("Many More Months", total.path("movie").path("title").asText(), "every total's copy is renamed");
+        }
+    }
+
+    private static int queriedItems(Response traced) {
+        int items = 0;
+        for (JsonNode call : traced.body().path("extensions").path("trace").path("calls")) {
+            items += call.path("operation").asText().equals("Query") ? call.path("items").asInt() : 0;
+        }
+        return items;
     }
 
     @Test
