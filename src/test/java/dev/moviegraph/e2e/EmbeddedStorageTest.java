@@ -1,6 +1,7 @@
 package dev.moviegraph.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
@@ -9,10 +10,13 @@ import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleSnapshot;
 import dev.moviegraph.support.GraphQLClient;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -43,27 +47,54 @@ class EmbeddedStorageTest {
         Path probe = EmbeddedDynamo.scratchDirectory("moviegraph-probe");
         Path tmp = probe.getParent();
         Files.delete(probe);
-        long before = countDatabaseFolders(tmp);
+        // Copies this JVM already holds (a server another test class left running) are not this test's.
+        Set<Path> held = databaseFoldersOpenHere(tmp);
         AppConfig config = AppConfig.fromEnvironment(Map.of("PORT", "0", "LOAD_SAMPLE", "false"));
         try (Moviegraph server = Moviegraph.start(config, List.of())) {
             GraphQLClient.Response response = new GraphQLClient(server.port()).query(QUERY);
             assertTrue(response.data().path("movie").isNull(), "an empty table: " + response.body());
+            assertEquals(Set.of(), newCopies(tmp, held), "no sample, no copy: the table is in memory");
         }
-        AppConfig withSample = AppConfig.defaults().withPort(0);
-        try (Moviegraph server = Moviegraph.start(withSample, List.of())) {
+        Set<Path> copies;
+        try (Moviegraph server = Moviegraph.start(AppConfig.defaults().withPort(0), List.of())) {
             assertEquals("The Godfather", title(server));
-            assertEquals(before + 1, countDatabaseFolders(tmp), "a temporary copy while running");
+            copies = newCopies(tmp, held);
+            assertEquals(1, copies.size(), "a temporary copy of the sample while running: " + copies);
         }
-        assertEquals(before, countDatabaseFolders(tmp), "the temporary copy is deleted at close");
+        assertFalse(Files.exists(copies.iterator().next()), "the temporary copy is deleted at close: " + copies);
+    }
+
+    private static Set<Path> newCopies(Path tmp, Set<Path> held) throws Exception {
+        Set<Path> copies = databaseFoldersOpenHere(tmp);
+        copies.removeAll(held);
+        return copies;
     }
 
     private static String title(Moviegraph server) {
         return new GraphQLClient(server.port()).query(QUERY).data().path("movie").path("title").asText();
     }
 
-    private static long countDatabaseFolders(Path tmp) throws Exception {
-        try (Stream<Path> entries = Files.list(tmp)) {
-            return entries.filter(p -> p.getFileName().toString().startsWith("moviegraph-dynamodb")).count();
+    /**
+     * The database folders in {@code tmp} that this JVM holds a file open in. Other processes (a second
+     * suite, a gateway another test started) keep copies in the same place, so counting the folders there
+     * would count theirs too.
+     */
+    private static Set<Path> databaseFoldersOpenHere(Path tmp) throws Exception {
+        Set<Path> folders = new TreeSet<>();
+        try (Stream<Path> descriptors = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path descriptor : descriptors.toList()) {
+                Path target;
+                try {
+                    target = Files.readSymbolicLink(descriptor);
+                } catch (IOException closedMeanwhile) {
+                    continue;
+                }
+                if (target.startsWith(tmp) && target.getNameCount() > tmp.getNameCount()
+                        && target.getName(tmp.getNameCount()).toString().startsWith("moviegraph-dynamodb")) {
+                    folders.add(tmp.resolve(target.getName(tmp.getNameCount())));
+                }
+            }
         }
+        return folders;
     }
 }
