@@ -42,6 +42,10 @@ public final class GatewayMetrics implements CallObserver {
     private final Counter planningFailures = Counter.builder("moviegraph.planning.failures")
             .description("Fields planning runs failed at for no reason of the query's (their estimates may be low)")
             .register(registry);
+    /** Charged once per request when client budgets are on: built once, not looked up per request. */
+    private final Counter clientCharged = Counter.builder("moviegraph.client.charged.read.units")
+            .description("Read units charged to clients' per-second budgets")
+            .register(registry);
 
     /** One GraphQL request, from the moment it was parsed from HTTP to its result. */
     public void request(String operationName, Outcome outcome, long nanos) {
@@ -121,9 +125,7 @@ public final class GatewayMetrics implements CallObserver {
 
     /** Read units charged to clients' budgets (CLIENT_READ_UNITS_PER_SECOND). */
     public void clientCharged(double readUnits) {
-        Counter.builder("moviegraph.client.charged.read.units")
-                .description("Read units charged to clients' per-second budgets")
-                .register(registry).increment(readUnits);
+        clientCharged.increment(readUnits);
     }
 
     /** Publishes a cache's size, hits, misses and evictions (the cache must record stats). */

@@ -61,9 +61,13 @@ class ClientRateTest {
     @Test
     void aClientThatSpentItsUnitsGets429WithRetryAfterBeforeAnyCallCountedAndAnotherClientDoesNot() {
         Map<String, String> spender = Map.of("X-Forwarded-For", "10.0.1.1");
+        double chargedBefore = metric("moviegraph_client_charged_read_units_total");
         Response spent = send(spender);
         assertEquals(200, spent.status(), spent.raw().body());
-        assertTrue(spent.body().path("extensions").path("cost").path("readUnits").asDouble() > 5, spent.raw().body());
+        double consumed = spent.body().path("extensions").path("cost").path("readUnits").asDouble();
+        assertTrue(consumed > 5, spent.raw().body());
+        assertEquals(chargedBefore + consumed, metric("moviegraph_client_charged_read_units_total"), 1e-9,
+                "what the request consumed is charged to its client, in /metrics");
         double before = refusals("http");
         counter.reset();
 
@@ -119,9 +123,13 @@ class ClientRateTest {
     }
 
     private static double refusals(String transport) {
+        return metric("moviegraph_client_refusals_total{transport=\"" + transport + "\"}");
+    }
+
+    /** A series of /metrics by its name and labels as Prometheus prints them; 0 when it is not there yet. */
+    private static double metric(String series) {
         String text = client.get("/metrics", Map.of(), "text/plain").raw().body();
-        Matcher matcher = Pattern.compile("(?m)^moviegraph_client_refusals_total\\{transport=\"" + transport
-                + "\"} ([0-9.eE+-]+)$").matcher(text);
+        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.eE+-]+)$").matcher(text);
         return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
     }
 }
