@@ -60,7 +60,7 @@ final class SearchEntries {
             String order = list.topRated()
                     ? String.format("%03d", 100 - Math.round(movie.averageRating() * 10)) + popular : popular;
             items.add(TableModel.MOVIE_LIST.encode(new ListEntry(movie.id().value(), list.name(), movie.title(),
-                    movie.year(), order)));
+                    movie.year(), order, movie.averageRating(), movie.numVotes(), true)));
         }
         return items;
     }
@@ -95,10 +95,15 @@ final class SearchEntries {
         return lists;
     }
 
-    /** The movie an entry of a list stands for. */
+    /**
+     * The movie an entry of a list stands for, with its rating when the entry copies it (an entry written
+     * before entries carried the rating has no {@code ratingCopied}: its movie's rating is read by key).
+     */
     static SearchHit listed(Map<String, AttributeValue> item) {
         ListEntry entry = TableModel.MOVIE_LIST.decode(item);
-        return new SearchHit(SearchKind.MOVIE, entry.id(), entry.title(), entry.year(), null);
+        SearchHit.Rating rating = Boolean.TRUE.equals(entry.ratingCopied())
+                ? new SearchHit.Rating(entry.averageRating(), entry.numVotes()) : null;
+        return new SearchHit(SearchKind.MOVIE, entry.id(), entry.title(), entry.year(), null, rating);
     }
 
     static List<Map<String, AttributeValue>> of(Person person, KnownFor knownFor) {

@@ -194,16 +194,27 @@ public final class TableModel {
 
     /**
      * A movie's place in one list it belongs to (a genre, a year, both; the top rated of all or of a
-     * genre), in its item collection and in gsi6 under the list, ordered by {@code rank}.
+     * genre), in its item collection and in gsi6 under the list, ordered by {@code rank}. It carries what
+     * a list page shows (title, year, rating and votes, stored under the movie's own attribute names), so
+     * a page is one Query. Like a search entry it is derived whole from the movie item and replaced
+     * whenever the movie is written (putMovie, the import, the migration), which keeps these copies true.
+     *
+     * <p>{@code ratingCopied} tells an entry that carries the rating from one written before it did: an
+     * unrated movie's entry has neither {@code averageRating} nor {@code numVotes}, just as an older entry
+     * has neither, so the absence of the copy cannot tell them apart. Every entry this version writes sets
+     * {@code ratingCopied}; a reader answers the rating from the entry only then (nulls included) and reads
+     * the movie item otherwise.
      */
-    public record ListEntry(String id, String list, String title, Integer year, String rank) {
+    public record ListEntry(String id, String list, String title, Integer year, String rank, Double averageRating,
+                            Integer numVotes, Boolean ratingCopied) {
     }
 
     static final Entity<ListEntry> MOVIE_LIST = Entity.of("movieList", ListEntry.class)
             .store("id", "movieId").store("rank", LIST_RANK)
+            .store("averageRating", MOVIE.attribute("averageRating")).store("numVotes", MOVIE.attribute("numVotes"))
             .key(PK, "mov#{movieId}").key(SK, "xl#{list}")
             .key(GSI6_PK, "lst#{list}")
-            .estimatedBytes(192);
+            .estimatedBytes(256);
 
     /**
      * An award or nomination of a movie (and maybe a person): in the movie's collection, and in LSI1

@@ -140,13 +140,15 @@ final class CatalogWiring {
         });
 
         field("Movie", "id", PARENT_ITEM, env -> movieNode(env).id().value());
-        field("Movie", "title", BY_KEY, movieField(Movie::title, MovieNode.Copy::title, true));
-        field("Movie", "year", BY_KEY, movieField(Movie::year, MovieNode.Copy::year, false));
-        field("Movie", "releaseDate", BY_KEY, movieField(Movie::releaseDate, null, false));
-        field("Movie", "genres", BY_KEY, movieField(Movie::genres, null, false));
-        field("Movie", "runtimeMinutes", BY_KEY, movieField(Movie::runtimeMinutes, null, false));
-        field("Movie", "averageRating", BY_KEY, movieField(Movie::averageRating, null, false));
-        field("Movie", "numVotes", BY_KEY, movieField(Movie::numVotes, null, false));
+        field("Movie", "title", BY_KEY, movieField(Movie::title, MovieNode.Copy::title, copy -> true));
+        field("Movie", "year", BY_KEY, movieField(Movie::year, MovieNode.Copy::year, MovieNode.Copy::hasYear));
+        field("Movie", "releaseDate", BY_KEY, movieField(Movie::releaseDate, null, null));
+        field("Movie", "genres", BY_KEY, movieField(Movie::genres, null, null));
+        field("Movie", "runtimeMinutes", BY_KEY, movieField(Movie::runtimeMinutes, null, null));
+        // List entries copy the rating (search entries do not): a list page that shows it is one Query.
+        field("Movie", "averageRating", BY_KEY,
+                movieField(Movie::averageRating, MovieNode.Copy::averageRating, MovieNode.Copy::hasRating));
+        field("Movie", "numVotes", BY_KEY, movieField(Movie::numVotes, MovieNode.Copy::numVotes, MovieNode.Copy::hasRating));
         for (ListField list : MOVIE_LISTS) {
             field("Movie", list.field(), Set.of(CatalogAccess.MOVIE_COLLECTION), env -> {
                 if (list.part() == Part.TOTALS) {
@@ -413,7 +415,9 @@ final class CatalogWiring {
     private static Object searchNode(DataFetchingEnvironment env, SearchHit hit) {
         if (hit.kind() == SearchKind.MOVIE) {
             MovieId id = MovieId.of(hit.id());
-            MovieNode.Copy copy = new MovieNode.Copy(hit.name(), true, hit.year());
+            MovieNode.Copy copy = hit.rating() == null ? new MovieNode.Copy(hit.name(), true, hit.year())
+                    : new MovieNode.Copy(hit.name(), true, hit.year(), true, hit.rating().averageRating(),
+                    hit.rating().numVotes());
             Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
             if (parts.isEmpty()) {
                 return MovieNode.reference(id, copy);
@@ -504,17 +508,18 @@ final class CatalogWiring {
     // ---- Movie and Person
 
     /**
-     * A field of the movie item: from the item when the node has it, from the copy a credit or total
-     * carries when that holds the field, else read by key (batched with the rest of its level).
+     * A field of the movie item: from the item when the node has it, from the copy a credit, total or
+     * list entry carries when that holds the field ({@code holds}), else read by key (batched with the rest
+     * of its level).
      */
     private static <T> DataFetcher<Object> movieField(Function<Movie, T> getter, Function<MovieNode.Copy, T> copied,
-                                                      boolean alwaysCopied) {
+                                                      java.util.function.Predicate<MovieNode.Copy> holds) {
         return env -> {
             MovieNode node = movieNode(env);
             if (node.movie() != null) {
                 return getter.apply(node.movie());
             }
-            if (copied != null && node.copy() != null && (alwaysCopied || node.copy().hasYear())) {
+            if (copied != null && node.copy() != null && holds.test(node.copy())) {
                 return copied.apply(node.copy());
             }
             return item(env, new MovieRef(node.id()), Paths.parent(env))

@@ -12,8 +12,15 @@ import java.util.Map;
  * (cast, crew, totals) that the same DynamoDB request already returned.
  */
 record MovieNode(MovieId id, Movie movie, Copy copy, Map<Part, Prefetched> parts) {
-    /** The movie's fields another item copies: a credit copies title and year, a total the title only. */
-    record Copy(String title, boolean hasYear, Integer year) {
+    /**
+     * The movie's fields another item copies: a credit copies title and year, a total the title only, a
+     * list entry title, year and (when {@code hasRating}) rating and votes, each null for a movie without.
+     */
+    record Copy(String title, boolean hasYear, Integer year, boolean hasRating, Double averageRating,
+                Integer numVotes) {
+        Copy(String title, boolean hasYear, Integer year) {
+            this(title, hasYear, year, false, null, null);
+        }
     }
 
     MovieNode {

@@ -19,6 +19,26 @@ public final class TestItems {
         return TableModel.MOVIE.encode(movie);
     }
 
+    /** A movie's item and its search and list entries, as the import writes them. */
+    public static java.util.List<Map<String, AttributeValue>> movieWithEntries(Movie movie) {
+        return DynamoCatalogImport.encode(movie);
+    }
+
+    /**
+     * An item as a version before list entries copied the rating wrote it: a list entry loses its copy of
+     * the rating and the marker that it has one; any other item is returned as it is.
+     */
+    public static Map<String, AttributeValue> withoutRatingCopy(Map<String, AttributeValue> item) {
+        if (!TableModel.is(item, TableModel.MOVIE_LIST)) {
+            return item;
+        }
+        Map<String, AttributeValue> old = new java.util.HashMap<>(item);
+        for (String field : java.util.List.of("averageRating", "numVotes", "ratingCopied")) {
+            old.remove(TableModel.MOVIE_LIST.attribute(field));
+        }
+        return old;
+    }
+
     /** The table's layout item, recording this model's layout. */
     public static Map<String, AttributeValue> currentLayout() {
         return TableModel.META.encode(new TableModel.Meta(TableModel.LAYOUT, TableModel.LAYOUT_VERSION, null));

@@ -85,6 +85,26 @@ class BrowseTest {
     }
 
     @Test
+    void aListPageWithRatingsIsOneQuery() {
+        for (String list : List.of("browseMovies(genre: \"Drama\", first: 20)", "browseMovies(year: 1994, first: 20)",
+                "browseMovies(genre: \"Drama\", year: 1994, first: 20)", "topRated(first: 20)",
+                "topRated(genre: \"Crime\", first: 20)")) {
+            String field = list.substring(0, list.indexOf('('));
+            Counted run = server.counted("{ " + list + " { edges { node { id title year averageRating numVotes } } } }");
+            assertEquals(List.of("Query"), run.operations(), list + ": the entries carry the rating");
+            JsonNode edges = run.data().path(field).path("edges");
+            assertTrue(edges.size() > 1, list);
+            List<String> ids = new ArrayList<>();
+            edges.forEach(edge -> ids.add(edge.path("node").path("id").asText()));
+            JsonNode movies = server.counted("{ movies(ids: [\"" + String.join("\", \"", ids) + "\"]) { id title year "
+                    + "averageRating numVotes } }").data().path("movies");
+            for (int i = 0; i < ids.size(); i++) {
+                assertEquals(movies.get(i), edges.get(i).path("node"), list + ": the movie's own values");
+            }
+        }
+    }
+
+    @Test
     void aListWithItsMoviesCastIsOneRoundMore() {
         Counted run = server.counted("{ topRated(first: 4) { edges { node { title cast(first: 2) { edges { node { person { name } } } }"
                 + " directors { person { name } } } } } }");

@@ -1,16 +1,11 @@
 package dev.moviegraph.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.local.EmbeddedDynamo;
-import dev.moviegraph.support.GraphQLClient;
-import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.EmptyTableServer;
 import dev.moviegraph.support.WsClient;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,7 +16,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -41,25 +35,16 @@ class UnknownItemTypesTest {
               search(query: "Zanzibar") { edges { cursor node { ... on Movie { id title } ... on Person { id name } } } }
               movies(ids: ["tt9610001"]) { id title } }""";
 
-    private static EmbeddedDynamo dynamo;
-    private static DynamoDbAsyncClient sdk;
-    private static Moviegraph server;
-    private static GraphQLClient client;
+    private static EmptyTableServer server;
 
     @BeforeAll
     static void start() {
-        dynamo = EmbeddedDynamo.ephemeral(false);
-        sdk = DynamoClients.create(dynamo.endpoint(), List.of());
-        server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("PORT", "0",
-                "DYNAMODB_ENDPOINT", dynamo.endpoint().toString(), "CREATE_TABLE", "true", "WRITE_TOKEN", TOKEN)), List.of());
-        client = new GraphQLClient(server.port());
+        server = new EmptyTableServer(TOKEN, List.of());
     }
 
     @AfterAll
     static void stop() {
         server.close();
-        sdk.close();
-        dynamo.close();
     }
 
     @Test
@@ -143,20 +128,15 @@ class UnknownItemTypesTest {
         keys.forEach((name, value) -> item.put(name, AttributeValue.fromS(value)));
         item.put("type", AttributeValue.fromS("trailer"));
         item.put("url", AttributeValue.fromS("https://example.com/trailer"));
-        sdk.putItem(put -> put.tableName(AppConfig.defaults().tableName()).item(item)).join();
+        server.sdk().putItem(put -> put.tableName(AppConfig.defaults().tableName()).item(item)).join();
     }
 
     private static Map<String, AttributeValue> item(String pk, String sk) {
-        return sdk.getItem(get -> get.tableName(AppConfig.defaults().tableName()).consistentRead(true)
+        return server.sdk().getItem(get -> get.tableName(AppConfig.defaults().tableName()).consistentRead(true)
                 .key(Map.of("pk", AttributeValue.fromS(pk), "sk", AttributeValue.fromS(sk)))).join().item();
     }
 
     private static JsonNode ok(String query) {
-        Response response = client.post(GraphQLClient.body(query, Map.of()), "application/json", "application/json",
-                Map.of("Authorization", "Bearer " + TOKEN));
-        assertEquals(200, response.status(), response.raw().body());
-        assertTrue(response.errors().isMissingNode(), () -> "unexpected errors: " + response.raw().body());
-        assertFalse(response.raw().body().contains("Exception"));
-        return response.data();
+        return server.ok(query);
     }
 }

@@ -20,6 +20,7 @@ import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.support.GraphQLClient;
+import dev.moviegraph.support.RequestCounter;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -269,8 +270,16 @@ class ImportCommandTest {
         ImdbImport.Summary update = importCommand();
         assertFalse(update.alreadyDone());
 
-        try (Moviegraph server = Moviegraph.start(config(), List.of())) {
+        RequestCounter counter = new RequestCounter();
+        try (Moviegraph server = Moviegraph.start(config(), List.of(counter))) {
             GraphQLClient graphql = new GraphQLClient(server.port());
+            counter.reset();
+            JsonNode listed = graphql.query("{ browseMovies(genre: \"Comedy\", year: 2016) { edges { node { id averageRating"
+                    + " numVotes } } } }").data().path("browseMovies").path("edges");
+            assertEquals(List.of("Query"), counter.operations(), "the list entries carry the rating");
+            assertEquals("tt0000001", listed.path(0).path("node").path("id").asText(), listed.toString());
+            assertEquals(8.3, listed.path(0).path("node").path("averageRating").asDouble(), "the entries' copy is the new rating");
+            assertEquals(1700, listed.path(0).path("node").path("numVotes").asInt());
             JsonNode movie = graphql.query("{ movie(id: \"tt0000001\") { title averageRating numVotes runtimeMinutes"
                     + " writers { person { name } } cast { edges { node { characters person { id name } } } }"
                     + " streamTotals { month streams movie { title } } } }").data().path("movie");
