@@ -539,9 +539,23 @@ public final class ImdbImport {
             }
             last = head;
         }
-        if (last != null) {
+        if (last != null && !beforeResumed(last.phase(), last.line())) {
             target.save(new ImportCheckpoint(NAME, runArguments, last.phase(), last.line(), false, update));
         }
+    }
+
+    /**
+     * Whether {@code line} of {@code phase} comes before where the run being resumed had got: the end of
+     * an earlier phase this run passes over without writing. Saving it would move the checkpoint back, and
+     * a second kill would then send the next run back to the start of the resumed phase.
+     */
+    private boolean beforeResumed(String phase, long line) {
+        if (resumeFrom == null) {
+            return false;
+        }
+        int resumed = PHASES.indexOf(resumeFrom.phase());
+        int current = PHASES.indexOf(phase);
+        return current < resumed || current == resumed && line < resumeFrom.line();
     }
 
     /** Lines of {@code phase} already written by the run being resumed (all, for an earlier phase). */
