@@ -589,10 +589,21 @@ public final class ImdbImport {
         return Files.isReadable(file) ? Optional.of(file) : Optional.empty();
     }
 
-    /** A file's identity for the checkpoint: a newer IMDb release is another import. */
+    /**
+     * A file's identity for the checkpoint, by content: its size and its last 8 bytes, which in a gzip file
+     * are the CRC-32 and the length of what it holds. A newer IMDb release is another import; the same files
+     * touched, copied or generated again are the same one (an earlier stamp took the modification time, so a
+     * touched file made the next run rewrite and reconcile everything).
+     */
     private static String stamp(Path file) {
-        try {
-            return file.getFileName() + ":" + Files.size(file) + ":" + Files.getLastModifiedTime(file).toMillis() + ";";
+        try (java.nio.channels.SeekableByteChannel channel = Files.newByteChannel(file)) {
+            long size = channel.size();
+            java.nio.ByteBuffer trailer = java.nio.ByteBuffer.allocate((int) Math.min(8, size));
+            channel.position(size - trailer.capacity());
+            while (trailer.hasRemaining() && channel.read(trailer) >= 0) {
+                // read the whole trailer
+            }
+            return file.getFileName() + ":" + size + ":" + java.util.HexFormat.of().formatHex(trailer.array()) + ";";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

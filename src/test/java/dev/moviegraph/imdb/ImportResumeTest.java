@@ -10,13 +10,17 @@ import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.PersonId;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +65,24 @@ class ImportResumeTest {
         assertTrue(third.itemsWritten() >= rest && third.itemsWritten() <= rest + LAG,
                 "rest " + rest + ", lag " + LAG + ": the third run wrote " + third.itemsWritten());
         assertEquals(whole, stored.size());
+    }
+
+    @Test
+    void touchedFilesOfAFinishedImportAreTheSameImport() throws Exception {
+        ImdbFixture.writeGeneratedSet(files, 200, 100);
+        run(Long.MAX_VALUE);
+        try (Stream<Path> list = Files.list(files)) {
+            for (Path file : list.toList()) {
+                Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(3_600)));
+            }
+        }
+        ImdbImport.Summary again = run(Long.MAX_VALUE);
+        assertTrue(again.alreadyDone(), "touched files are not a new release");
+        assertEquals(0, again.itemsWritten());
+
+        ImdbFixture.writeGeneratedSet(files, 201, 100); // one more movie: another release
+        ImdbImport.Summary newer = run(Long.MAX_VALUE);
+        assertFalse(newer.alreadyDone());
     }
 
     /** One run of the import that stops working after {@code records} records, as a kill would stop it. */
