@@ -26,6 +26,9 @@ public final class TableAdmin {
             .apiCallTimeout(Duration.ofSeconds(120))
             .build();
 
+    /** The meta item of a table created without its stream for a load that has not finished. */
+    static final String STREAM_AFTER_LOAD = "stream-after-load";
+
     private final DynamoDbAsyncClient client;
     private final String table;
 
@@ -199,6 +202,26 @@ public final class TableAdmin {
         return create(TableModel.createTableRequest(table).toBuilder().streamSpecification(
                 software.amazon.awssdk.services.dynamodb.model.StreamSpecification.builder().streamEnabled(false).build())
                 .build());
+    }
+
+    /**
+     * For a bulk load into a table it may create: creates a missing table without its stream, noting so in
+     * the table, so that {@link #startStreamAfterLoad()} turns it on once the load is done, also when a
+     * later run of a killed load finishes it. A table that exists is left as it is.
+     */
+    public void ensureTableForLoad() {
+        if (ensureTableWithoutStream()) {
+            mark(STREAM_AFTER_LOAD);
+        }
+    }
+
+    /** Turns the stream on if {@link #ensureTableForLoad()} created the table without it. */
+    public void startStreamAfterLoad() {
+        if (marker(STREAM_AFTER_LOAD)) {
+            ensureStream(true);
+            client.deleteItem(software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest.builder().tableName(table)
+                    .key(TableModel.metaKey(STREAM_AFTER_LOAD)).overrideConfiguration(STARTUP).build()).join();
+        }
     }
 
     private boolean create(software.amazon.awssdk.services.dynamodb.model.CreateTableRequest request) {

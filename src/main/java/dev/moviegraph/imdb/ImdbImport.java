@@ -539,9 +539,23 @@ public final class ImdbImport {
             }
             last = head;
         }
-        if (last != null) {
+        if (last != null && !beforeResumed(last.phase(), last.line())) {
             target.save(new ImportCheckpoint(NAME, runArguments, last.phase(), last.line(), false, update));
         }
+    }
+
+    /**
+     * Whether {@code line} of {@code phase} comes before where the run being resumed had got: the end of
+     * an earlier phase this run passes over without writing. Saving it would move the checkpoint back, and
+     * a second kill would then send the next run back to the start of the resumed phase.
+     */
+    private boolean beforeResumed(String phase, long line) {
+        if (resumeFrom == null) {
+            return false;
+        }
+        int resumed = PHASES.indexOf(resumeFrom.phase());
+        int current = PHASES.indexOf(phase);
+        return current < resumed || current == resumed && line < resumeFrom.line();
     }
 
     /** Lines of {@code phase} already written by the run being resumed (all, for an earlier phase). */
@@ -575,10 +589,21 @@ public final class ImdbImport {
         return Files.isReadable(file) ? Optional.of(file) : Optional.empty();
     }
 
-    /** A file's identity for the checkpoint: a newer IMDb release is another import. */
+    /**
+     * A file's identity for the checkpoint, by content: its size and its last 8 bytes, which in a gzip file
+     * are the CRC-32 and the length of what it holds. A newer IMDb release is another import; the same files
+     * touched, copied or generated again are the same one (an earlier stamp took the modification time, so a
+     * touched file made the next run rewrite and reconcile everything).
+     */
     private static String stamp(Path file) {
-        try {
-            return file.getFileName() + ":" + Files.size(file) + ":" + Files.getLastModifiedTime(file).toMillis() + ";";
+        try (java.nio.channels.SeekableByteChannel channel = Files.newByteChannel(file)) {
+            long size = channel.size();
+            java.nio.ByteBuffer trailer = java.nio.ByteBuffer.allocate((int) Math.min(8, size));
+            channel.position(size - trailer.capacity());
+            while (trailer.hasRemaining() && channel.read(trailer) >= 0) {
+                // read the whole trailer
+            }
+            return file.getFileName() + ":" + size + ":" + java.util.HexFormat.of().formatHex(trailer.array()) + ";";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

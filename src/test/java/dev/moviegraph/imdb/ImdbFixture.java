@@ -88,6 +88,21 @@ final class ImdbFixture {
     }
 
     /** Writes a header and {@code rows} generated lines, streamed, never holding them all. */
+    /**
+     * A generated set of {@code movies} dramas, {@code people} actors and four principals a movie (three
+     * actors and a director), without ratings or crew file: the set the kill and resume tests import.
+     */
+    static void writeGeneratedSet(Path dir, int movies, int people) {
+        writeGenerated(dir, "title.basics.tsv.gz", TITLE_BASICS_HEADER, movies,
+                i -> line("tt" + (2_000_000 + i), "movie", "Film " + i, "Film", "0", Long.toString(1950 + i % 70), N,
+                        "95", "Drama"));
+        writeGenerated(dir, "name.basics.tsv.gz", NAME_BASICS_HEADER, people,
+                i -> line("nm" + (2_000_000 + i), "Player " + i, "1960", N, "actor", N));
+        writeGenerated(dir, "title.principals.tsv.gz", TITLE_PRINCIPALS_HEADER, movies * 4L,
+                i -> line("tt" + (2_000_000 + i / 4), Long.toString(i % 4 + 1), "nm" + (2_000_000 + (i * 7) % people),
+                        i % 4 == 3 ? "director" : "actor", N, i % 4 == 3 ? N : "[\"Part " + i + "\"]"));
+    }
+
     static Path writeGenerated(Path dir, String name, String header, long rows, LongFunction<String> row) {
         Path file = dir.resolve(name);
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file), 1 << 16)) {

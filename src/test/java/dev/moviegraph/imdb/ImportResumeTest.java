@@ -1,0 +1,142 @@
+package dev.moviegraph.imdb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moviegraph.catalog.CatalogImport;
+import dev.moviegraph.catalog.ImportCheckpoint;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.PersonId;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kills and resumes of the import in this JVM, over a target that keeps what it stores in memory and
+ * stops working after a given number of records, as a killed process would: what each run writes is
+ * what remained, plus at most what a kill can lose.
+ */
+class ImportResumeTest {
+    private static final int MOVIES = 2_000;
+    private static final int PEOPLE = 1_000;
+    private static final int CHUNK = 100;
+    /** What a kill can lose: the chunk being filled and the ones in flight. */
+    private static final int LAG = (ImdbImport.IN_FLIGHT + 1) * CHUNK;
+
+    @TempDir
+    Path files;
+
+    /** The table: records stored (a record stored twice is one) and the checkpoint. */
+    private final Set<Record> stored = new HashSet<>();
+    private final Map<String, ImportCheckpoint> checkpoints = new HashMap<>();
+
+    @Test
+    void aSecondKillEarlyInAResumeDoesNotSendTheNextRunBack() {
+        ImdbFixture.writeGeneratedSet(files, MOVIES, PEOPLE);
+        int whole = (int) run(Long.MAX_VALUE).itemsWritten();
+        assertEquals(whole, stored.size());
+        stored.clear();
+        checkpoints.clear();
+
+        // Killed in the cast (1,000 people, then 6,000 cast credits, 2,000 crew credits, 2,000 movies).
+        assertThrows(IllegalStateException.class, () -> run(4_000));
+        int rest = whole - stored.size();
+        assertTrue(rest > 5_000, "killed in the cast: " + stored.size() + " of " + whole + " stored");
+        // Killed again before the resumed phase stores anything new.
+        assertThrows(IllegalStateException.class, () -> run(0));
+        assertEquals("cast", checkpoints.get(ImdbImport.NAME).phase(), "the checkpoint did not move back");
+
+        ImdbImport.Summary third = run(Long.MAX_VALUE);
+        assertFalse(third.alreadyDone());
+        assertTrue(third.itemsWritten() >= rest && third.itemsWritten() <= rest + LAG,
+                "rest " + rest + ", lag " + LAG + ": the third run wrote " + third.itemsWritten());
+        assertEquals(whole, stored.size());
+    }
+
+    @Test
+    void touchedFilesOfAFinishedImportAreTheSameImport() throws Exception {
+        ImdbFixture.writeGeneratedSet(files, 200, 100);
+        run(Long.MAX_VALUE);
+        try (Stream<Path> list = Files.list(files)) {
+            for (Path file : list.toList()) {
+                Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(3_600)));
+            }
+        }
+        ImdbImport.Summary again = run(Long.MAX_VALUE);
+        assertTrue(again.alreadyDone(), "touched files are not a new release");
+        assertEquals(0, again.itemsWritten());
+
+        ImdbFixture.writeGeneratedSet(files, 201, 100); // one more movie: another release
+        ImdbImport.Summary newer = run(Long.MAX_VALUE);
+        assertFalse(newer.alreadyDone());
+    }
+
+    /** One run of the import that stops working after {@code records} records, as a kill would stop it. */
+    private ImdbImport.Summary run(long records) {
+        return new ImdbImport(new ImdbImport.Options(files, Set.of("movie"), false, 0), new Memory(records), line -> { },
+                false, CHUNK).run();
+    }
+
+    /** Stores records in {@link #stored}; after {@code left} records, every write and save fails. */
+    private final class Memory implements CatalogImport {
+        private long left;
+        private long written;
+
+        Memory(long left) {
+            this.left = left;
+        }
+
+        @Override
+        public void write(List<? extends Record> records) {
+            if (left < records.size()) {
+                left = -1;
+                throw new IllegalStateException("killed");
+            }
+            left -= records.size();
+            stored.addAll(records);
+            written += records.size();
+        }
+
+        @Override
+        public Optional<ImportCheckpoint> checkpoint(String name) {
+            return Optional.ofNullable(checkpoints.get(name));
+        }
+
+        @Override
+        public void save(ImportCheckpoint checkpoint) {
+            if (left < 0) {
+                throw new IllegalStateException("killed");
+            }
+            checkpoints.put(checkpoint.name(), checkpoint);
+        }
+
+        @Override
+        public int reconcile(MovieId movie, Set<CreditKey> credits, String title) {
+            return 0;
+        }
+
+        @Override
+        public int reconcilePerson(PersonId person, String name) {
+            return 0;
+        }
+
+        @Override
+        public long itemsWritten() {
+            return written;
+        }
+    }
+}
