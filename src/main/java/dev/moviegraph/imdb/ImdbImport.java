@@ -13,12 +13,15 @@ import dev.moviegraph.catalog.Role;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +31,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Imports IMDb's datasets, as published, into the catalog through {@link CatalogImport}. The files are
@@ -156,11 +160,17 @@ public final class ImdbImport {
         if (options.minVotes() > 0 && ratingsFile.isEmpty()) {
             throw new IllegalArgumentException("--min-votes needs " + TitleRatingsParser.FILE_NAME + " in " + options.dir());
         }
-        runArguments = options.arguments() + ";files=" + stamp(basics) + stamp(principals) + stamp(nameBasics)
-                + ratingsFile.map(ImdbImport::stamp).orElse("") + crewFile.map(ImdbImport::stamp).orElse("");
+        List<Path> files = new ArrayList<>(List.of(basics, principals, nameBasics));
+        ratingsFile.ifPresent(files::add);
+        crewFile.ifPresent(files::add);
+        runArguments = arguments(files, ImdbImport::stamp);
         Optional<ImportCheckpoint> saved = target.checkpoint(NAME);
-        update = saved.isPresent() && (!saved.get().arguments().equals(runArguments) || saved.get().update());
-        if (saved.isPresent() && saved.get().arguments().equals(runArguments)) {
+        // A checkpoint saved by a version that stamped files by modification time is this import too, if
+        // the files are as they were then: an upgrade neither restarts nor rewrites an import.
+        boolean same = saved.isPresent() && (saved.get().arguments().equals(runArguments)
+                || saved.get().arguments().equals(arguments(files, ImdbImport::stampByTime)));
+        update = saved.isPresent() && (!same || saved.get().update());
+        if (same) {
             if (saved.get().done()) {
                 progress.line("Already imported with these arguments and files; nothing to write");
                 return new Summary(true, 0, 0, 0, 0, 0, skips, (System.nanoTime() - started) / 1_000_000);
@@ -596,17 +606,32 @@ public final class ImdbImport {
      * touched file made the next run rewrite and reconcile everything).
      */
     private static String stamp(Path file) {
-        try (java.nio.channels.SeekableByteChannel channel = Files.newByteChannel(file)) {
+        try (SeekableByteChannel channel = Files.newByteChannel(file)) {
             long size = channel.size();
-            java.nio.ByteBuffer trailer = java.nio.ByteBuffer.allocate((int) Math.min(8, size));
+            ByteBuffer trailer = ByteBuffer.allocate((int) Math.min(8, size));
             channel.position(size - trailer.capacity());
             while (trailer.hasRemaining() && channel.read(trailer) >= 0) {
                 // read the whole trailer
             }
-            return file.getFileName() + ":" + size + ":" + java.util.HexFormat.of().formatHex(trailer.array()) + ";";
+            return file.getFileName() + ":" + size + ":" + HexFormat.of().formatHex(trailer.array()) + ";";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The stamp of versions before the one above, which checkpoints saved by them carry. */
+    private static String stampByTime(Path file) {
+        try {
+            return file.getFileName() + ":" + Files.size(file) + ":" + Files.getLastModifiedTime(file).toMillis() + ";";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private String arguments(List<Path> files, Function<Path, String> stamp) {
+        StringBuilder arguments = new StringBuilder(options.arguments()).append(";files=");
+        files.forEach(file -> arguments.append(stamp.apply(file)));
+        return arguments.toString();
     }
 
     static Map<String, Long> countsOf(SkipCounts skips) {

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -83,6 +85,29 @@ class ImportResumeTest {
         ImdbFixture.writeGeneratedSet(files, 201, 100); // one more movie: another release
         ImdbImport.Summary newer = run(Long.MAX_VALUE);
         assertFalse(newer.alreadyDone());
+    }
+
+    @Test
+    void aCheckpointOfAnEarlierVersionStampedByModificationTimeIsStillThisImport() throws Exception {
+        ImdbFixture.writeGeneratedSet(files, 200, 100);
+        run(Long.MAX_VALUE);
+        ImportCheckpoint saved = checkpoints.get(ImdbImport.NAME);
+        // What versions before the content stamp saved: each file as name:size:modification time.
+        Matcher stamp = Pattern.compile("([^;=:]+):(\\d+):[0-9a-f]+;").matcher(saved.arguments());
+        StringBuilder earlier = new StringBuilder();
+        while (stamp.find()) {
+            long modified = Files.getLastModifiedTime(files.resolve(stamp.group(1))).toMillis();
+            stamp.appendReplacement(earlier, stamp.group(1) + ":" + stamp.group(2) + ":" + modified + ";");
+        }
+        stamp.appendTail(earlier);
+        assertFalse(earlier.toString().equals(saved.arguments()), "the stamps were rewritten: " + earlier);
+        checkpoints.put(ImdbImport.NAME, new ImportCheckpoint(saved.name(), earlier.toString(), saved.phase(),
+                saved.line(), saved.done(), saved.update()));
+
+        ImdbImport.Summary again = run(Long.MAX_VALUE);
+
+        assertTrue(again.alreadyDone(), "an upgrade does not turn a finished import into a new one");
+        assertEquals(0, again.itemsWritten());
     }
 
     /** One run of the import that stops working after {@code records} records, as a kill would stop it. */
