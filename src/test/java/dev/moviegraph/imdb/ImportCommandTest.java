@@ -28,6 +28,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
@@ -396,6 +398,13 @@ class ImportCommandTest {
     }
 
     /** Every item but the checkpoint and the layout item, by key. */
+    /**
+     * For the tests' own reads of a data folder: DynamoDB Local opening a large database file on a busy
+     * machine takes longer than the 3 s per attempt that suits a gateway's queries.
+     */
+    static final AwsRequestOverrideConfiguration PATIENT = AwsRequestOverrideConfiguration.builder()
+            .apiCallAttemptTimeout(Duration.ofSeconds(60)).apiCallTimeout(Duration.ofSeconds(120)).build();
+
     static Map<String, Map<String, AttributeValue>> catalogItems(Path data) {
         try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(data, false)) {
             DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of());
@@ -403,7 +412,7 @@ class ImportCommandTest {
                 Map<String, Map<String, AttributeValue>> items = new HashMap<>();
                 Map<String, AttributeValue> from = null;
                 do {
-                    ScanRequest.Builder scan = ScanRequest.builder().tableName("moviegraph");
+                    ScanRequest.Builder scan = ScanRequest.builder().tableName("moviegraph").overrideConfiguration(PATIENT);
                     if (from != null) {
                         scan.exclusiveStartKey(from);
                     }

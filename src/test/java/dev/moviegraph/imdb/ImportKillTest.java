@@ -89,9 +89,7 @@ class ImportKillTest {
         try (EmbeddedDynamo dynamo = EmbeddedDynamo.persistent(data, false);
              DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of())) {
             var stream = client.describeTable(request -> request.tableName("moviegraph")
-                    .overrideConfiguration(timeout -> timeout.apiCallTimeout(java.time.Duration.ofSeconds(120))
-                            .apiCallAttemptTimeout(java.time.Duration.ofSeconds(60)))).join().table()
-                    .streamSpecification();
+                    .overrideConfiguration(ImportCommandTest.PATIENT)).join().table().streamSpecification();
             return stream != null && Boolean.TRUE.equals(stream.streamEnabled());
         }
     }
