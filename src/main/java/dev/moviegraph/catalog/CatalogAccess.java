@@ -11,8 +11,6 @@ public enum CatalogAccess {
     MOVIE_COLLECTION,
     /** {@link CatalogReader#read} of a person: a page of their credits in one role. */
     PERSON_CREDITS,
-    /** {@link CatalogReader#read} of a month: the most streamed movies. */
-    TOP_MOVIES,
     /** {@link CatalogReader#search}: a page of search results by word prefix. */
     SEARCH,
     /** {@link CatalogReader#list}: a page of movies of a genre or year, or of the top rated. */

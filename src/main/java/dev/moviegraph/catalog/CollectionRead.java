@@ -29,16 +29,11 @@ public record CollectionRead(Part.Collection collection, String id, boolean incl
         return new CollectionRead(Part.Collection.PERSON, id.value(), includePerson, parts);
     }
 
-    public static CollectionRead top(YearMonth month, int limit) {
-        return new CollectionRead(Part.Collection.MONTH, month.toString(), false, Map.of(Part.TOP, Slice.top(limit)));
-    }
-
     /** The owner's reference, or null for a month (it has no item of its own). */
     public ItemRef<?> owner() {
         return switch (collection) {
             case MOVIE -> new ItemRef.MovieRef(MovieId.of(id));
             case PERSON -> new ItemRef.PersonRef(PersonId.of(id));
-            case MONTH -> null;
         };
     }
 

@@ -32,4 +32,12 @@ public sealed interface ItemRef<T extends Record> {
             return MonthlyStreams.class;
         }
     }
+
+    /** A month's top list: one item, whatever its length. */
+    record TopListRef(YearMonth month) implements ItemRef<TopList> {
+        @Override
+        public Class<TopList> type() {
+            return TopList.class;
+        }
+    }
 }

@@ -2,7 +2,7 @@ package dev.moviegraph.catalog;
 
 /**
  * A list that lives in one item collection or index partition: a movie's cast, crew, awards and monthly
- * totals, a person's credits by role and awards, a month's totals by streams. A {@link CollectionRead} asks for
+ * totals, a person's credits by role and awards. A {@link CollectionRead} asks for
  * any parts of one collection together; the store answers them with the fewest requests.
  */
 public enum Part {
@@ -16,14 +16,12 @@ public enum Part {
     DIRECTED(Collection.PERSON, Credit.class, Role.DIRECTOR),
     WROTE(Collection.PERSON, Credit.class, Role.WRITER),
     /** A person's awards and nominations, newest first. */
-    PERSON_AWARDS(Collection.PERSON, Award.class, null),
-    TOP(Collection.MONTH, MonthlyStreams.class, null);
+    PERSON_AWARDS(Collection.PERSON, Award.class, null);
 
-    /** Whose list it is: a movie's item collection, a person's credits, a month's totals. */
+    /** Whose list it is: a movie's item collection, a person's credits. */
     public enum Collection {
         MOVIE,
-        PERSON,
-        MONTH
+        PERSON
     }
 
     private final Collection collection;

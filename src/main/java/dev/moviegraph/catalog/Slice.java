@@ -2,30 +2,26 @@ package dev.moviegraph.catalog;
 
 /**
  * How much of a {@link Part} a read wants: a page of credits, every credit (a movie's crew is short),
- * a range of months, or the first {@code limit} of a month's top list.
+ * or a range of months.
  */
-public record Slice(PageRequest page, MonthRange months, int limit) {
+public record Slice(PageRequest page, MonthRange months) {
     /** The most items {@link #all()} stands for in an estimate: no movie has more directors and writers. */
     public static final int ALL_ESTIMATE = 50;
 
     public static Slice page(PageRequest page) {
-        return new Slice(page, null, 0);
+        return new Slice(page, null);
     }
 
     public static Slice all() {
-        return new Slice(null, null, 0);
+        return new Slice(null, null);
     }
 
     public static Slice months(MonthRange months) {
-        return new Slice(null, months, 0);
-    }
-
-    public static Slice top(int limit) {
-        return new Slice(null, null, limit);
+        return new Slice(null, months);
     }
 
     public boolean isAll() {
-        return page == null && months == null && limit == 0;
+        return page == null && months == null;
     }
 
     /** At most how many items the slice holds, as estimates count them. */
@@ -36,6 +32,6 @@ public record Slice(PageRequest page, MonthRange months, int limit) {
         if (months != null) {
             return months.monthsForEstimate();
         }
-        return limit > 0 ? limit : ALL_ESTIMATE;
+        return ALL_ESTIMATE;
     }
 }

@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class StandIns {
     private static final String TEXT = "Planned";
     private static final int MAX_MONTHS = 100;
+    /** Records an item lists inside itself (a month's top list) in a stand-in: the most a read takes of them. */
+    private static final int MOST_NESTED = 100;
     /** The month (and the day, its first) of a stand-in that names none of its own. */
     private static final YearMonth SOME_MONTH = YearMonth.of(2000, 1);
 
@@ -87,7 +89,7 @@ public final class StandIns {
      * The value of one component of a stand-in: the owner's id where it names its owner, a fresh id for
      * every other movie or person it names (so the calls planned below it are real), the list's role, the
      * place for its numbers (a position, a count, a year), "Planned" for text, no entries in a list of
-     * values, a nested record built the same way. Never null: a field a real item may lack is present
+     * values but the most a read takes of a list of records, a nested record built the same way. Never null: a field a real item may lack is present
      * in a stand-in, the most a query can follow. A type with no case here is refused
      * ({@link #requireBuildable()} at start-up), never planned as null.
      */
@@ -97,6 +99,16 @@ public final class StandIns {
             return TEXT;
         }
         if (type == List.class) {
+            Type element = component.getGenericType() instanceof ParameterizedType list
+                    ? list.getActualTypeArguments()[0] : null;
+            if (element instanceof Class<?> nested && nested.isRecord()) {
+                // Records listed inside an item (a month's top list): as many as a read can take, each of its own.
+                List<Record> entries = new ArrayList<>();
+                for (int i = 0; i < MOST_NESTED; i++) {
+                    entries.add(build(nested.asSubclass(Record.class), new Place(null, null, MOST_NESTED - i, null)));
+                }
+                return List.copyOf(entries);
+            }
             return List.of();
         }
         if (type == MovieId.class) {
@@ -106,8 +118,7 @@ public final class StandIns {
             return place.collection() == Part.Collection.PERSON ? PersonId.of(place.ownerId()) : nextPerson();
         }
         if (type == YearMonth.class) {
-            return place.collection() == Part.Collection.MONTH ? YearMonth.parse(place.ownerId())
-                    : place.month() != null ? place.month() : SOME_MONTH;
+            return place.month() != null ? place.month() : SOME_MONTH;
         }
         if (type == LocalDate.class) {
             return SOME_MONTH.atDay(1);
@@ -151,7 +162,6 @@ public final class StandIns {
             String owner = switch (part.collection()) {
                 case MOVIE -> standIns.nextMovie().value();
                 case PERSON -> standIns.nextPerson().value();
-                case MONTH -> SOME_MONTH.toString();
             };
             standIns.standIn(part, owner, 1, SOME_MONTH);
         }

@@ -345,7 +345,7 @@ final class CapacityBench {
             String arn = new TableAdmin(client, "moviegraph").ensureStream(false);
             // Floors raised after every batch: a simulated second is minutes here, not the 10 s of production.
             return new Aggregation(client, streams, new StreamAggregator(client, streams, "moviegraph", arn,
-                    new GatewayMetrics(), Duration.ZERO));
+                    new GatewayMetrics()));
         }
 
         /** Counts the step's streams: passes over the stream until the hot movie's are in (ten minutes at most). */

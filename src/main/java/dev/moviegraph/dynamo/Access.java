@@ -101,11 +101,14 @@ enum Access implements CallPattern {
     AGGREGATE_TOTALS(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
             ":pk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), PK, Bound.FULL),
             ":sk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), SK, Bound.FULL)),
-    /** A month's top {@link TopFloors#KEPT}, one Query per shard of the top index: what raises its floor. */
-    TOP_FLOOR_READ(CatalogAccess.RECORD_STREAM, "Query", Index.GSI7, "gsi7pk = :pk", ":pk", bind(TableModel.TOTAL, TableModel.GSI7_PK)),
-    /** A month's top-list floor, raised on condition that it is lower. */
-    TOP_FLOOR_RAISE(CatalogAccess.RECORD_STREAM, "UpdateItem", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", bind(TableModel.TOP_FLOOR, PK), ":sk", bind(TableModel.TOP_FLOOR, SK)),
+    /** The aggregator's checkpoint moved to its batch's end once the batch's totals are merged into the top lists. */
+    FINISH_BATCH(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.CHECKPOINT, PK), ":sk", bind(TableModel.CHECKPOINT, SK)),
+    /** A month's top list, put on condition of its version: a merge of totals, a deletion, a rename, a refill. */
+    TOP_LIST_WRITE(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.TOP_LIST, PK), ":sk", bind(TableModel.TOP_LIST, SK)),
+    /** GSI8 (keys only): a month's totals, one Query per shard; only a refill of its top list reads them. */
+    TOP_REFILL_KEYS(CatalogAccess.DELETE_MOVIE, "Query", Index.GSI8, "gsi8pk = :pk", ":pk", bind(TableModel.TOTAL, TableModel.GSI8_PK)),
     /** The change feed's reader lease: taken, renewed and given up with conditional writes. */
     FEED_LEASE(CatalogAccess.CHANGE_FEED, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
             ":pk", bind(TableModel.LEASE, PK), ":sk", bind(TableModel.LEASE, SK)),

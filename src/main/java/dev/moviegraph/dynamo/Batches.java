@@ -37,7 +37,15 @@ public final class Batches {
     private final DynamoDbAsyncClient client;
     private final String table;
 
+    /** Reads are strongly consistent: what a writer reads back right after writing it. */
+    private final boolean consistent;
+
     public Batches(DynamoDbAsyncClient client, String table) {
+        this(client, table, false);
+    }
+
+    private Batches(DynamoDbAsyncClient client, String table, boolean consistent) {
+        this.consistent = consistent;
         this.client = client;
         this.table = table;
     }
@@ -60,6 +68,11 @@ public final class Batches {
         return (distinctKeys + MAX_GET_KEYS - 1) / MAX_GET_KEYS;
     }
 
+    /** The same batches with strongly consistent reads (twice the read units). */
+    Batches consistently() {
+        return new Batches(client, table, true);
+    }
+
     /** Reads every key (duplicates allowed), each chunk reported to {@code context} as one call. */
     public CompletableFuture<GetResult> getAll(List<Map<String, AttributeValue>> keys, CallContext context) {
         List<Map<String, AttributeValue>> distinct = keys.stream().distinct().toList();
@@ -69,7 +82,7 @@ public final class Batches {
         if (accessFor(distinct.size()) == Access.GET_ITEM) {
             // One key is a GetItem: the same read units, and the plainest request for a single item.
             Call call = Call.byKey(context, Access.GET_ITEM, 1);
-            GetItemRequest request = GetItemRequest.builder().tableName(table).key(distinct.get(0))
+            GetItemRequest request = GetItemRequest.builder().tableName(table).key(distinct.get(0)).consistentRead(consistent)
                     .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
             return call.reportWhenDone(call.send(() -> client.getItem(request)).thenApply(response -> {
                 call.page(response.hasItem() ? 1 : 0, Collections.singletonList(response.consumedCapacity()));
@@ -95,7 +108,7 @@ public final class Batches {
     private CompletableFuture<GetResult> getChunk(Call call, List<Map<String, AttributeValue>> keys, int attempt,
                                                   List<Map<String, AttributeValue>> found) {
         BatchGetItemRequest request = BatchGetItemRequest.builder()
-                .requestItems(Map.of(table, KeysAndAttributes.builder().keys(keys).build()))
+                .requestItems(Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(consistent).build()))
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
                 .overrideConfiguration(call.override())
                 .build();

@@ -94,6 +94,7 @@ public final class BulkLoader {
         });
         credits.forEach(credit -> items.add(TableModel.credits(credit.role()).encode(credit)));
         totals.forEach(total -> items.add(TableModel.TOTAL.encode(total)));
+        items.addAll(TopLists.built(totals)); // what counting those streams would have merged
         awards.forEach(award -> items.add(TableModel.awards(award).encode(award)));
         ItemWeights weights = new ItemWeights(client, table).load();
         // The longest lists of awards, for read estimates (movies and people carry their other lists' lengths).

@@ -35,6 +35,7 @@ public final class ChangedKeys {
             movies.add(movie.get());
             TableModel.monthOfTotal(sortKey).ifPresent(months::add);
         }
+        TableModel.monthOfTopList(partitionKey).ifPresent(months::add); // a merge, a deletion or a rename
     }
 
     public CatalogChanges changes() {

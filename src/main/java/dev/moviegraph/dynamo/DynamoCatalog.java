@@ -139,7 +139,7 @@ public final class DynamoCatalog implements CatalogReader {
             return planned(context, runs.stream().map(run -> run.ownerOnly()
                     ? new PlannedCall(Access.GET_ITEM.describe(), 1, Access.GET_ITEM.estimatedReadUnits(1, weights.largest(run)))
                     : new PlannedCall(new AccessPattern(run.name(), null, run.operation(), run.indexLabel(), run.describe()),
-                            run.fanOut(), run.fanOut() * Access.queryReadUnits(run.mostItems(read, weights::mostItems),
+                            1, Access.queryReadUnits(run.mostItems(read, weights::mostItems),
                             weights.largest(run)))).toList(),
                     () -> context.planner().standIns().page(read, weights::mostItems));
         }
@@ -201,14 +201,7 @@ public final class DynamoCatalog implements CatalogReader {
         ItemCollection.Segment paged = run.paged();
         Slice slice = paged == null ? null : read.slice(paged.part());
         if (slice == null || slice.page() == null) {
-            if (!run.descending()) {
-                return Queries.all(client, context, run, query.build());
-            }
-            int limit = read.slice(run.segments().get(0).part()).limit();
-            if (run.fanOut() == 1) {
-                return Queries.upTo(client, context, run, query.build(), limit);
-            }
-            return topOfShards(run, read, context, limit);
+            return Queries.all(client, context, run, query.build());
         }
         if (slice.page().after() != null) {
             query.exclusiveStartKey(cursors.decode(paged.part(), run.index(), slice.page().after(),
@@ -217,25 +210,6 @@ public final class DynamoCatalog implements CatalogReader {
         // Only the paged list's items count towards its page; the lists before it come in the first request.
         return Queries.until(client, context, run, query.build(), item -> collection.segmentOf(item) == paged,
                 slice.page().first() + 1, run.itemsBeforePage(read, weights::mostItems));
-    }
-
-    /**
-     * A top list spread over shards: the first {@code limit} of every shard, asked for at once, merged by
-     * the sort key (unique, see {@link TopShards}), so the first {@code limit} of them are exactly the list's.
-     */
-    private CompletableFuture<List<Map<String, AttributeValue>>> topOfShards(ItemCollection.Run run, CollectionRead read,
-                                                                             CallContext context, int limit) {
-        List<CompletableFuture<List<Map<String, AttributeValue>>>> shards = new ArrayList<>();
-        for (int shard = 0; shard < run.fanOut(); shard++) {
-            shards.add(Queries.upTo(client, context, run, run.query(table, read, shard).build(), limit));
-        }
-        String rank = run.index().sortKey();
-        return CompletableFuture.allOf(shards.toArray(CompletableFuture[]::new)).thenApply(ignored -> shards.stream()
-                .flatMap(shard -> shard.join().stream())
-                .sorted(Comparator.comparing((Map<String, AttributeValue> item) -> new BigDecimal(item.get(rank).n()))
-                        .reversed())
-                .limit(limit)
-                .toList());
     }
 
     /**

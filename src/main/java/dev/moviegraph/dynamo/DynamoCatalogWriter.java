@@ -52,6 +52,7 @@ import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
@@ -60,6 +61,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * The write port over the single table. Every write is a transaction guarded by optimistic versions:
@@ -77,8 +79,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     private final TotalsMode totals;
     private final ExecutorService executor;
     private final ItemWeights weights;
-    /** TOTALS=transactional: the months' top-list floors, and totals this gateway saw reach theirs. */
-    private final TopFloors floors;
+    /** The months' top lists (their floors, merges, deletions and renames), and totals this gateway saw reach a floor. */
+    private final TopLists topLists;
     private final Set<String> atFloor = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** TOTALS=stream: movie titles for stream items, kept a minute (see {@link #recordForAggregator}). */
     private final RecentReads<MovieId, String> titles = new RecentReads<>(java.time.Duration.ofMinutes(1), 100_000);
@@ -97,7 +99,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         this.table = table;
         this.totals = totals;
         this.executor = executor;
-        this.floors = new TopFloors(client, table, ShardCounter.RAISE_FLOORS_EVERY);
+        this.topLists = new TopLists(client, table);
     }
 
     @Override
@@ -113,8 +115,12 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             List<TransactWriteItem> copies = new ArrayList<>();
             List<Map<String, AttributeValue>> entries = new ArrayList<>();
             Set<PersonId> credited = new LinkedHashSet<>();
+            Set<YearMonth> retitled = new java.util.TreeSet<>();
             for (Map<String, AttributeValue> copy : copiesOf(context, current, movie)) {
                 copyUpdate(copy, TableModel.MOVIE, values, next).ifPresent(copies::add);
+                if (TableModel.is(copy, TableModel.TOTAL) && !movie.title().equals(TableModel.TOTAL.decode(copy).movieTitle())) {
+                    retitled.add(TableModel.TOTAL.decode(copy).month());
+                }
                 if (TableModel.CREDITS.stream().anyMatch(entity -> TableModel.is(copy, entity))) {
                     credited.add(PersonId.of(copy.get(TableModel.CAST.attribute("personId")).s()));
                 }
@@ -124,6 +130,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             }
             transactInChunks(context, Access.PUT_MOVIE, put(item, versionCondition(current)), copies);
             replaceSearchEntries(context, Access.PUT_MOVIE, entries, SearchEntries.of(movie));
+            // The lists that show it keep its title too (a GetItem each, and a PutItem where it is listed).
+            retitled.forEach(month -> topLists.retitle(month, movie.id(), movie.title(), context));
             if (current != null && !current.isEmpty() && !knownForOf(TableModel.MOVIE.decode(current)).equals(knownForOf(movie))) {
                 // Its votes, title or year changed: the people credited on it may know it as their best title.
                 for (PersonId person : credited) {
@@ -506,6 +514,11 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             if (!batch.isEmpty()) {
                 transact(context, Access.DELETE_COLLECTION, batch);
             }
+            // Its totals are gone: it leaves the months' top lists, which a refill tops up where it took too many.
+            keys.stream().filter(key -> TableModel.is(key, TableModel.TOTAL))
+                    .map(key -> TableModel.monthOfTotal(key.get(TableModel.SK).s()).orElseThrow())
+                    .filter(month -> topLists.remove(month, movieId, context))
+                    .forEach(month -> topLists.refillSoon(month, context));
             for (String person : countsOf.keySet()) {
                 rerank(context, Access.DELETE_COLLECTION, PersonId.of(person), movieId, null, gone -> gone.movieId().equals(movieId));
             }
@@ -526,7 +539,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             }
             String title = TableModel.MOVIE.decode(movieItem).title();
             String total = stream.movieId().value() + "|" + stream.month();
-            long floor = floors.of(stream.month(), context);
+            long floor = topLists.floor(stream.month(), context);
             boolean ranked = floor <= 1 || atFloor.contains(total);
             for (int guess = 1; ; guess++) {
                 List<TransactWriteItem> items = new ArrayList<>();
@@ -559,7 +572,11 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                     throw e;
                 }
             }
-            floors.raise(stream.month(), context); // at most once per 10 s per month in this gateway
+            if (ranked) {
+                // Before the receipt: the list is exact when the mutation returns. A gateway that dies here never
+                // answered; the client's retry with the same stream id merges it (alreadyRecorded).
+                topLists.merge(stream.month(), List.of(stream.movieId()), context);
+            }
             return new StreamReceipt(stream.streamId(), stream.month(), true,
                     total(context, stream.movieId(), stream.month()));
         });
@@ -606,32 +623,29 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     }
 
     /**
-     * Adds {@code count} to a month's total, creating it with its keys (the top index's included) when it is new;
-     * the title is copied only into a new total (putMovie keeps existing copies true).
+     * Adds {@code count} to a month's total, creating it with its keys (its GSI8 key too) when it is new; the
+     * title is copied only into a new total (putMovie keeps existing copies true).
      */
     static Update totalIncrement(String table, MovieId movieId, YearMonth month, String title, long count) {
         return totalIncrement(table, movieId, month, title, count, 0, true);
     }
 
     /**
-     * The same, knowing the month's top-list floor ({@link TopFloors}): {@code ranked} moves the total in the
-     * top index, on condition that its new count reaches {@code floor}; otherwise it takes the total out of
-     * the index (REMOVE its index key: one delete the first time, nothing after), on condition that the new
-     * count stays below it. One of the two holds: a writer that guessed wrong gets ConditionalCheckFailed on
-     * this item and sends the other.
+     * The same, knowing the month's top-list floor ({@link TopLists}) and guessing whether the new count reaches
+     * it: {@code candidate} holds on condition that it does, otherwise on condition that it does not. One of
+     * the two holds, so a writer that guessed wrong gets ConditionalCheckFailed on this item and sends the
+     * other; a writer then knows, without reading the total back, which totals its month's list must take in.
+     * With no floor (a list not yet full) every total is a candidate. Nothing here writes an index after the
+     * total's creation: GSI8's key is set once and projects nothing else.
      */
     static Update totalIncrement(String table, MovieId movieId, YearMonth month, String title, long count, long floor,
-                                 boolean ranked) {
+                                 boolean candidate) {
         Map<String, AttributeValue> total = new HashMap<>(TableModel.TOTAL.encode(
                 new MonthlyStreams(movieId, title, month, 0)));
         total.keySet().removeAll(TableModel.TOTAL.key(Map.of("movieId", movieId, "month", month)).keySet());
         total.remove(TableModel.STREAMS);
-        total.remove(TableModel.TOP_RANK);
-        if (!ranked) {
-            total.remove(TableModel.GSI7_PK);
-        }
-        Set<String> copied = new HashSet<>();
-        TableModel.TOTAL.copies().forEach(copy -> copied.addAll(copy.attributes().keySet()));
+        Set<String> onCreation = new HashSet<>(Set.of(TableModel.GSI8_PK));
+        TableModel.TOTAL.copies().forEach(copy -> onCreation.addAll(copy.attributes().keySet()));
         Map<String, String> names = new HashMap<>();
         Map<String, AttributeValue> values = new HashMap<>();
         List<String> sets = new ArrayList<>();
@@ -641,33 +655,19 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             String value = ":a" + i++;
             names.put(name, attribute.getKey());
             values.put(value, attribute.getValue());
-            sets.add(copied.contains(attribute.getKey()) ? name + " = if_not_exists(" + name + ", " + value + ")"
+            sets.add(onCreation.contains(attribute.getKey()) ? name + " = if_not_exists(" + name + ", " + value + ")"
                     : name + " = " + value);
         }
         names.put("#streams", TableModel.STREAMS);
         values.put(":count", number(count));
-        if (ranked) {
-            names.put("#rank", TableModel.TOP_RANK);
-            values.put(":zero", number(0));
-            values.put(":ranked", AttributeValue.fromN(TopShards.rank(movieId, count).toPlainString()));
-            // The rank follows from the streams before this update, whoever wrote them (see TopShards).
-            sets.add("#rank = if_not_exists(#streams, :zero) + :ranked");
-        }
-        String remove = "";
-        if (!ranked) {
-            // Out of the index: every index projects every attribute, so a total left in it would write its
-            // shard's partition at each update, ranked or not (at 100,000 streams a second, thousands a shard).
-            names.put("#top", TableModel.GSI7_PK);
-            remove = " REMOVE #top";
-        }
         Update.Builder update = Update.builder().tableName(table).key(TableModel.totalKey(movieId, month))
-                .updateExpression("SET " + String.join(", ", sets) + " ADD #streams :count" + remove)
+                .updateExpression("SET " + String.join(", ", sets) + " ADD #streams :count")
                 .expressionAttributeNames(names);
         long threshold = floor - count; // the count before this update that reaches the floor
-        if (ranked && threshold > 0) {
+        if (candidate && threshold > 0) {
             values.put(":threshold", number(threshold));
             update.conditionExpression("#streams >= :threshold");
-        } else if (!ranked) {
+        } else if (!candidate) {
             values.put(":threshold", number(Math.max(threshold, 0)));
             update.conditionExpression("attribute_not_exists(#streams) OR #streams < :threshold");
         }
@@ -676,7 +676,12 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     private StreamReceipt alreadyRecorded(CallContext context, String streamId) {
         TableModel.StoredStream recorded = TableModel.STREAM.decode(getConsistent(context, TableModel.streamKey(streamId)));
-        return new StreamReceipt(streamId, recorded.month(), false, total(context, recorded.movieId(), recorded.month()));
+        long streams = total(context, recorded.movieId(), recorded.month());
+        if (totals == TotalsMode.TRANSACTIONAL && streams > 0 && streams >= topLists.floor(recorded.month(), context)) {
+            // The first attempt may have counted it and died before its merge: a retry leaves the list exact.
+            topLists.merge(recorded.month(), List.of(recorded.movieId()), context);
+        }
+        return new StreamReceipt(streamId, recorded.month(), false, streams);
     }
 
     private long total(CallContext context, MovieId movieId, YearMonth month) {
@@ -789,14 +794,27 @@ public final class DynamoCatalogWriter implements CatalogWriter {
      * One conditional UpdateItem, reported as one call with the capacity it consumed; false when its
      * condition failed (nothing written), and DynamoDB's other failures thrown.
      */
+    /** A conditional PutItem reported as one call: whether its condition held. */
+    static boolean putIf(DynamoDbAsyncClient client, CallContext context, Access access, PutItemRequest.Builder put) {
+        Call call = Call.byKey(context, access, 1);
+        PutItemRequest request = put.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .overrideConfiguration(call.override()).build();
+        return held(call, () -> client.putItem(request).thenApply(PutItemResponse::consumedCapacity));
+    }
+
     static boolean updateIf(DynamoDbAsyncClient client, CallContext context, Access access, UpdateItemRequest.Builder update) {
         Call call = Call.byKey(context, access, 1);
         UpdateItemRequest request = update.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
                 .overrideConfiguration(call.override()).build();
+        return held(call, () -> client.updateItem(request).thenApply(UpdateItemResponse::consumedCapacity));
+    }
+
+    /** Sends a conditional write and reports it: true when its condition held, false when it failed. */
+    private static boolean held(Call call, Supplier<CompletableFuture<software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity>> send) {
         try {
-            call.reportWhenDone(client.updateItem(request).thenApply(response -> {
-                call.page(0, Collections.singletonList(response.consumedCapacity()));
-                return response;
+            call.reportWhenDone(call.send(send).thenApply(consumed -> {
+                call.page(0, Collections.singletonList(consumed));
+                return consumed;
             })).join();
             return true;
         } catch (CompletionException e) {

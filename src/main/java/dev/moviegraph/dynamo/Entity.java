@@ -37,6 +37,8 @@ final class Entity<T extends Record> {
     private final List<Copy> copies = new ArrayList<>();
     private final Map<String, java.util.function.Predicate<T>> sparse = new LinkedHashMap<>();
     private final Map<String, java.util.function.Function<T, Object>> derived = new LinkedHashMap<>();
+    /** Attributes that hold a list of records, each stored as a map by its element entity's attributes. */
+    private final Map<String, Entity<?>> nested = new LinkedHashMap<>();
     private boolean versioned;
     private int estimatedBytes = 256;
 
@@ -97,6 +99,16 @@ final class Entity<T extends Record> {
      */
     Entity<T> derived(String attribute, java.util.function.Function<T, Object> value) {
         derived.put(attribute, value);
+        return this;
+    }
+
+    /**
+     * Field {@code field}, a list of records, is stored inside the item as a list of maps, each holding the
+     * attributes {@code element} declares (no type, no keys): a month's top list is one item of entries.
+     */
+    Entity<T> nests(String field, Entity<?> element) {
+        requireField(field);
+        nested.put(attributeOf.get(field), element);
         return this;
     }
 
@@ -210,12 +222,7 @@ final class Entity<T extends Record> {
                 item.put(key, AttributeValue.fromS(template.render(values)));
             }
         });
-        values.forEach((attribute, value) -> {
-            AttributeValue encoded = encodeValue(value);
-            if (encoded != null) {
-                item.put(attribute, encoded);
-            }
-        });
+        item.putAll(attributeValues(values));
         derived.forEach((attribute, value) -> {
             AttributeValue encoded = encodeValue(value.apply(record));
             if (encoded != null) {
@@ -225,11 +232,39 @@ final class Entity<T extends Record> {
         return item;
     }
 
+    /** The stored attributes of a record's values, nested lists included; none for null values or empty lists. */
+    private Map<String, AttributeValue> attributeValues(Map<String, Object> values) {
+        Map<String, AttributeValue> encoded = new HashMap<>();
+        values.forEach((attribute, value) -> {
+            Entity<?> element = nested.get(attribute);
+            AttributeValue one = element != null ? element.encodeList((List<?>) value) : encodeValue(value);
+            if (one != null) {
+                encoded.put(attribute, one);
+            }
+        });
+        return encoded;
+    }
+
+    /** A list of this entity's records as a list of maps of their attributes (null when empty). */
+    @SuppressWarnings("unchecked")
+    private AttributeValue encodeList(List<?> records) {
+        if (records == null || records.isEmpty()) {
+            return null;
+        }
+        return AttributeValue.fromL(records.stream()
+                .map(record -> AttributeValue.fromM(attributeValues(values((T) record)))).toList());
+    }
+
     T decode(Map<String, AttributeValue> item) {
         Map<String, Object> fields = new HashMap<>(constants);
         for (RecordComponent component : Records.componentsOf(recordType)) {
             String attribute = attributeOf.get(component.getName());
-            if (attribute != null) {
+            Entity<?> element = attribute == null ? null : nested.get(attribute);
+            if (element != null) {
+                AttributeValue list = item.get(attribute);
+                fields.put(component.getName(), list == null || !list.hasL() ? List.of()
+                        : list.l().stream().map(entry -> element.decode(entry.m())).toList());
+            } else if (attribute != null) {
                 fields.put(component.getName(), decodeValue(component.getType(), item.get(attribute)));
             }
         }

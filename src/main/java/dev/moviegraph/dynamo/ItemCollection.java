@@ -40,9 +40,7 @@ final class ItemCollection {
         /** Paged in the order of its list index: a page is first + 1 items after a cursor. */
         PAGE,
         /** Whole between two values of {@link Segment#rangeAttribute} (a movie's months). */
-        RANGE,
-        /** The first items of its partition in descending order of the sort key (a month's top list). */
-        TOP
+        RANGE
     }
 
     /**
@@ -105,11 +103,7 @@ final class ItemCollection {
             new Segment(Part.WROTE, List.of(TableModel.WRITER), Shape.PAGE, Index.GSI3, null,
                     TableModel.counter(Role.WRITER))));
 
-    static final ItemCollection MONTH = new ItemCollection(Part.Collection.MONTH, CatalogAccess.TOP_MOVIES,
-            "month", YearMonth::parse, List.of(
-            new Segment(Part.TOP, List.of(TableModel.TOTAL), Shape.TOP, Index.GSI7)));
-
-    static final List<ItemCollection> ALL = List.of(MOVIE, PERSON, MONTH);
+    static final List<ItemCollection> ALL = List.of(MOVIE, PERSON);
 
     private static Segment owner(Entity<?> entity) {
         return new Segment(null, List.of(entity), Shape.WHOLE, Index.TABLE);
@@ -187,8 +181,7 @@ final class ItemCollection {
             return false;
         }
         boolean templatedSort = segment.entities().stream().allMatch(entity -> entity.template(index.sortKey()) != null);
-        boolean plainSort = segment.entities().stream().allMatch(entity -> entity.template(index.sortKey()) == null);
-        return templatedSort || plainSort && segment.shape() == Shape.TOP;
+        return templatedSort;
     }
 
     Part.Collection kind() {
@@ -324,40 +317,21 @@ final class ItemCollection {
             return segments.size() == 1 && segments.get(0).isOwner();
         }
 
-        boolean descending() {
-            return segments.size() == 1 && segments.get(0).shape() == Shape.TOP;
-        }
-
         @Override
         public String name() {
             return segments.stream().map(segment -> segment.label(collection)).collect(Collectors.joining("+"));
         }
 
-        /**
-         * How many Queries the run is: one, or one per {@link TopShards} shard when its partition key
-         * fans out (a month's top list), all sent at once and merged by the sort key.
-         */
-        int fanOut() {
-            return collection.partitions.get(index).fannedOut() ? TopShards.COUNT : 1;
-        }
-
         /** The Query's key condition and values for the read's owner and slices. */
         QueryRequest.Builder query(String table, CollectionRead read) {
-            return query(table, read, 0);
-        }
-
-        /** The Query of one shard of a fanned-out run ({@code shard} is ignored by a run of one Query). */
-        QueryRequest.Builder query(String table, CollectionRead read, int shard) {
             Map<String, Object> values = collection.keyValues(read.id());
             Map<String, AttributeValue> rendered = new LinkedHashMap<>();
-            KeyTemplate partition = collection.partitions.get(index);
-            rendered.put(":pk", AttributeValue.fromS(partition.fannedOut() ? partition.renderShard(values, shard)
-                    : partition.render(values)));
+            rendered.put(":pk", AttributeValue.fromS(collection.partitions.get(index).render(values)));
             String condition = sortCondition(values, read, rendered);
             return QueryRequest.builder().tableName(table).indexName(index.indexName())
                     .keyConditionExpression(index.partitionKey() + " = :pk" + condition)
                     .expressionAttributeValues(rendered)
-                    .scanIndexForward(!descending());
+                    .scanIndexForward(true);
         }
 
         private String sortCondition(Map<String, ?> values, CollectionRead read, Map<String, AttributeValue> rendered) {
@@ -421,7 +395,7 @@ final class ItemCollection {
                 case WHOLE -> bounds.mostItems(segment.part(), Slice.all());
                 case PAGE -> segment.listIndex() == index ? bounds.mostItems(segment.part(), slice) + 1
                         : bounds.mostItems(segment.part(), Slice.all());
-                case RANGE, TOP -> slice.mostItems();
+                case RANGE -> slice.mostItems();
             };
         }
     }
@@ -479,7 +453,7 @@ final class ItemCollection {
                     continue;
                 }
                 current.add(segment);
-                if (pagedHere || segment.shape() == Shape.TOP) {
+                if (pagedHere) {
                     close(runs, index, current, wanted); // the page ends the Query
                 }
             } else if (!current.isEmpty() && segment.skippable()) {

@@ -94,6 +94,23 @@ public final class LayoutMigration {
         }
     }
 
+    /** Layout 4's top index and floors (a month's totals by rank in 16 partitions): read here and nowhere else. */
+    static final class Layout4 {
+        static final String GSI7_PK = "gsi7pk";
+        static final String TOP_RANK = "trank";
+        /** A month's totals in layout 4's top index were in this many partitions, {@code top#{month}#{shard}}. */
+        static final int SHARDS = 16;
+        /** Layout 4's floor items, {@code pk = sk = topfloor#{month}}. */
+        static final String FLOOR_PREFIX = "topfloor#";
+
+        static String partition(dev.moviegraph.catalog.MonthlyStreams total) {
+            return "top#" + total.month() + "#" + TopShards.label(TopShards.of(total.movieId(), SHARDS));
+        }
+
+        private Layout4() {
+        }
+    }
+
     /** What one run did: items scanned, movies, people and credits rewritten, and items layout 3 derived. */
     public record Summary(boolean alreadyCurrent, long scanned, long movies, long people, long credits, long entries,
                           long millis) {
@@ -121,7 +138,7 @@ public final class LayoutMigration {
     private final List<Step> chain = List.of(
             new Step(2, "people, credits and the person index", this::layout1To2),
             new Step(3, "search and list indexes, entries and counts", this::layout2To3),
-            new Step(4, "the month's top list in " + TopShards.COUNT + " partitions (gsi7)", this::layout3To4));
+            new Step(4, "the month's top list in " + Layout4.SHARDS + " partitions (gsi7)", this::layout3To4));
 
     /**
      * {@code dropLayout1Index}: delete layout 1's gsi1 once the new index serves (on DynamoDB; DynamoDB
@@ -274,8 +291,8 @@ public final class LayoutMigration {
                 continue;
             }
             dev.moviegraph.catalog.MonthlyStreams total = TableModel.TOTAL.decode(item);
-            Map<String, String> names = new HashMap<>(Map.of("#pk", TableModel.PK, "#top", TableModel.GSI7_PK,
-                    "#rank", TableModel.TOP_RANK, "#streams", TableModel.STREAMS));
+            Map<String, String> names = new HashMap<>(Map.of("#pk", TableModel.PK, "#top", Layout4.GSI7_PK,
+                    "#rank", Layout4.TOP_RANK, "#streams", TableModel.STREAMS));
             String expression = "SET #top = :top, #rank = if_not_exists(#streams, :zero) + :fraction";
             if (settle) {
                 names.put("#old", Layout3.GSI2_PK);
@@ -286,8 +303,7 @@ public final class LayoutMigration {
                     .conditionExpression("attribute_exists(#pk)") // a total deleted since stays deleted
                     .expressionAttributeNames(names)
                     .expressionAttributeValues(Map.of(
-                            ":top", AttributeValue.fromS(TableModel.render(TableModel.TOTAL, TableModel.GSI7_PK,
-                                    Map.of("month", total.month(), "movieId", total.movieId()))),
+                            ":top", AttributeValue.fromS(Layout4.partition(total)),
                             ":zero", AttributeValue.fromN("0"),
                             ":fraction", AttributeValue.fromN(TopShards.fraction(total.movieId()).toPlainString())))
                     .build()).handle((done, failure) -> {

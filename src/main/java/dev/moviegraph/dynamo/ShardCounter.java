@@ -18,6 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
@@ -69,27 +70,20 @@ public final class ShardCounter {
         }
     }
 
-    /** How often a process raises a month's top-list floor at most, in production. */
-    public static final java.time.Duration RAISE_FLOORS_EVERY = java.time.Duration.ofSeconds(10);
     private static final int ATTEMPTS = 3;
 
     private final DynamoDbAsyncClient dynamo;
     private final String table;
     private final CallContext context;
-    private final TopFloors floors;
-    /** Totals this process saw reach their month's floor: their next update is sent ranked first. */
+    private final TopLists topLists;
+    /** Totals this process saw reach their month's floor: their next update is sent as a candidate first. */
     private final java.util.Set<String> atFloor = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public ShardCounter(DynamoDbAsyncClient dynamo, String table, CallContext context) {
-        this(dynamo, table, context, RAISE_FLOORS_EVERY);
-    }
-
-    /** {@code raiseFloorsEvery}: see {@link TopFloors}; zero raises after every batch. */
-    public ShardCounter(DynamoDbAsyncClient dynamo, String table, CallContext context, java.time.Duration raiseFloorsEvery) {
         this.dynamo = dynamo;
         this.table = table;
         this.context = context;
-        this.floors = new TopFloors(dynamo, table, raiseFloorsEvery);
+        this.topLists = new TopLists(dynamo, table);
     }
 
     /** The shard's checkpoint, read consistently (where layout 3 kept it, when the shard has none of its own yet). */
@@ -161,12 +155,19 @@ public final class ShardCounter {
         if (units.isEmpty()) {
             units.add(List.of()); // nothing counted: the checkpoint still moves (a closed shard, say)
         }
+        // Totals whose new count reached their month's floor: merged into the month's top list once every
+        // transaction is in. A reader finishing a batch another began does not know that one's guesses: it
+        // offers every total of the transactions already in (the merge reads them back and keeps those that
+        // reach the floor).
+        java.util.Set<String> candidates = new java.util.TreeSet<>();
+        for (int i = 1; at.pending() != null && i <= Math.min(at.done(), units.size()); i++) {
+            candidates.addAll(units.get(i - 1));
+        }
+        boolean merging = at.pending() != null && at.done() >= units.size(); // only the merge was left
         for (int i = at.pending() == null ? 1 : at.done() + 1; i <= units.size(); i++) {
             List<String> unit = units.get(i - 1);
             Map<String, String> titles = titles(unit.stream().map(key -> byKey.get(key).movieId()).distinct().toList());
             boolean last = i == units.size();
-            TableModel.Checkpoint next = last ? new TableModel.Checkpoint(shardId, to, closing)
-                    : new TableModel.Checkpoint(shardId, at.sequence(), false, to, i, digest);
             Map<String, Boolean> ranked = new HashMap<>();
             for (int attempt = 1; ; attempt++) {
                 List<TransactWriteItem> items = new ArrayList<>();
@@ -178,7 +179,7 @@ public final class ShardCounter {
                         continue; // a movie deleted since: its streams are dropped with it
                     }
                     long count = sums.get(key);
-                    long floor = floors.of(total.month(), context);
+                    long floor = topLists.floor(total.month(), context);
                     boolean rank = ranked.computeIfAbsent(key, k -> count >= floor || atFloor.contains(k));
                     items.add(TransactWriteItem.builder().update(DynamoCatalogWriter.totalIncrement(table,
                             total.movieId(), total.month(), title, count, floor, rank)).build());
@@ -191,9 +192,15 @@ public final class ShardCounter {
                             .expressionAttributeNames(Map.of("#sequence", SEQUENCE))
                             .expressionAttributeValues(Map.of(":from", fromS(at.sequence()))).build()).build());
                 }
+                // The last transaction moves the checkpoint to the batch's end, unless the top lists still need a merge:
+                // then it records the batch as wholly in (done = units) and the merge's end moves it (below).
+                merging = last && (!candidates.isEmpty() || written.stream().anyMatch(ranked::get));
+                TableModel.Checkpoint next = last && !merging ? new TableModel.Checkpoint(shardId, to, closing)
+                        : new TableModel.Checkpoint(shardId, at.sequence(), false, to, i, digest);
                 items.add(TransactWriteItem.builder().put(checkpointPut(next, at, to, i)).build());
                 try {
                     DynamoCatalogWriter.transact(dynamo, context, Access.AGGREGATE_TOTALS, items);
+                    written.stream().filter(ranked::get).forEach(candidates::add);
                     break;
                 } catch (TransactionCanceledException e) {
                     List<String> wrongGuesses = new ArrayList<>();
@@ -224,7 +231,33 @@ public final class ShardCounter {
                 }
             }
         }
-        counts.keySet().stream().map(Counted::month).distinct().forEach(month -> floors.raise(month, context));
+        if (merging) {
+            mergeThenFinish(shardId, candidates.stream().map(byKey::get).toList(), to, closing, units.size());
+        }
+    }
+
+    /**
+     * Merges the candidates into their months' top lists (idempotent: a reader that dies here leaves the batch
+     * pending with every transaction in, and the next one merges again), then moves the checkpoint to the
+     * batch's end on condition that the batch is still the one pending with all its transactions in.
+     */
+    private void mergeThenFinish(String shardId, List<Counted> candidates, String to, boolean closing, int units) {
+        Map<YearMonth, List<MovieId>> byMonth = new TreeMap<>();
+        candidates.forEach(total -> byMonth.computeIfAbsent(total.month(), month -> new ArrayList<>()).add(total.movieId()));
+        try {
+            byMonth.forEach((month, movies) -> topLists.merge(month, movies, context));
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("The top lists of shard " + shardId + "'s batch were not merged; the batch "
+                    + "is finished again from the checkpoint", e);
+        }
+        PutItemRequest.Builder finish = PutItemRequest.builder().tableName(table)
+                .item(TableModel.CHECKPOINT.encode(new TableModel.Checkpoint(shardId, to, closing)))
+                .conditionExpression("#pending = :to AND #done = :units")
+                .expressionAttributeNames(Map.of("#pending", PENDING, "#done", DONE))
+                .expressionAttributeValues(Map.of(":to", fromS(to), ":units", fromN(Integer.toString(units))));
+        if (!DynamoCatalogWriter.putIf(dynamo, context, Access.FINISH_BATCH, finish)) {
+            throw new IllegalStateException("The checkpoint of shard " + shardId + " moved under this reader");
+        }
     }
 
     private static boolean throttled(TransactionCanceledException e) {
@@ -265,7 +298,12 @@ public final class ShardCounter {
         }
         List<Map<String, AttributeValue>> keys = movieIds.stream().map(TableModel::movieKey).toList();
         Map<String, String> titles = new HashMap<>();
-        for (Map<String, AttributeValue> item : new Batches(dynamo, table).getAll(keys, context).join().items()) {
+        Batches.GetResult read = new Batches(dynamo, table).getAll(keys, context).join();
+        if (!read.unprocessed().isEmpty()) {
+            // Unread is not deleted: dropping their sums would lose streams. The batch is counted again.
+            throw new IllegalStateException(read.unprocessed().size() + " movies of a batch could not be read; it is counted again");
+        }
+        for (Map<String, AttributeValue> item : read.items()) {
             dev.moviegraph.catalog.Movie movie = TableModel.MOVIE.decode(item);
             titles.put(movie.id().value(), movie.title());
         }

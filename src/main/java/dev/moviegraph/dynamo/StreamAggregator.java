@@ -48,16 +48,10 @@ public final class StreamAggregator implements AutoCloseable {
 
     public StreamAggregator(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams, String table,
                             String streamArn, CallObserver observer) {
-        this(dynamo, streams, table, streamArn, observer, ShardCounter.RAISE_FLOORS_EVERY);
-    }
-
-    /** {@code raiseFloorsEvery}: how often a month's top-list floor is raised at most (see {@link TopFloors}). */
-    public StreamAggregator(DynamoDbAsyncClient dynamo, DynamoDbStreamsAsyncClient streams, String table,
-                            String streamArn, CallObserver observer, Duration raiseFloorsEvery) {
         this.streams = streams;
         this.records = new ShardRecords(streams, streamArn);
         this.streamArn = streamArn;
-        this.counter = new ShardCounter(dynamo, table, new CallContext(observer, List.of("aggregator")), raiseFloorsEvery);
+        this.counter = new ShardCounter(dynamo, table, new CallContext(observer, List.of("aggregator")));
     }
 
     public synchronized StreamAggregator start() {

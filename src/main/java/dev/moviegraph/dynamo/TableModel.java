@@ -11,6 +11,7 @@ import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Records;
 import dev.moviegraph.catalog.Role;
+import dev.moviegraph.catalog.TopList;
 
 import java.time.Instant;
 import java.time.YearMonth;
@@ -32,7 +33,6 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
-import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
@@ -48,14 +48,14 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  * first, so a movie with its crew and a first cast page is one Query. GSI3 is overloaded: a person's
  * partition holds the person, then their acting, directing and writing credits, each role newest first
  * (the year is stored descending in the key), so a filmography page is one Query in the order users
- * want. GSI7 is sparse: only totals carry {@code gsi7pk}, so a month's {@link TopShards} partitions are its
- * top list.
+ * want. A month's top list is one item ({@link #TOP_LIST}); GSI8 is sparse and keys only: only totals carry
+ * {@code gsi8pk}, so a month's {@link TopShards} partitions find its totals when deletions refill a list.
  */
 public final class TableModel {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableModel.class);
 
     /** The layout this model writes; a table records it in its layout item. */
-    public static final int LAYOUT_VERSION = 4;
+    public static final int LAYOUT_VERSION = 5;
 
     static final String PK = "pk";
     static final String SK = "sk";
@@ -64,10 +64,8 @@ public final class TableModel {
     static final String GSI3_SK = "gsi3sk";
     /** Layout 3's top index key ({@code month#{month}}, one partition a month): only the migration reads it. */
     static final String GSI2_PK = "gsi2pk";
-    /** A month's top list, in {@link TopShards#COUNT} partitions: {@code top#{month}#{shard}}. */
-    static final String GSI7_PK = "gsi7pk";
-    /** A total's place in its month's top list: its streams and a fraction unique per movie (see {@link TopShards}). */
-    static final String TOP_RANK = "trank";
+    /** A month's totals, keys only, in {@link TopShards#COUNT} partitions: {@code mon#{month}#{shard}}. */
+    static final String GSI8_PK = "gsi8pk";
     /** Search: a word prefix's partition, movies and people together. */
     static final String GSI4_PK = "gsi4pk";
     /** Search: a word prefix's partition of one kind (movies or people). */
@@ -121,13 +119,6 @@ public final class TableModel {
     public record ChangeTicket(String feed, long issued) {
     }
 
-    /**
-     * A month's top-list floor: at least {@link TopFloors#KEPT} totals of the month have {@code streams} or
-     * more, so a total below it cannot be in the top 100, and its updates need not move it in the top index.
-     */
-    public record TopFloor(YearMonth month, long streams) {
-    }
-
     /** Facts about the table itself: its layout version, and markers of finished loads. */
     public record Meta(String name, Integer layoutVersion, Instant loadedAt) {
     }
@@ -162,8 +153,7 @@ public final class TableModel {
 
     static final Entity<MonthlyStreams> TOTAL = Entity.of("total", MonthlyStreams.class)
             .key(PK, "mov#{movieId}").key(SK, "tot#{month}")
-            .key(GSI7_PK, "top#{month}#{movieId:shard}")
-            .derived(TOP_RANK, total -> TopShards.rank(total.movieId(), total.streams()))
+            .key(GSI8_PK, "mon#{month}#{movieId:shard}")
             .copies(MOVIE, "movieVersion", "movieTitle", "title")
             .estimatedBytes(256);
 
@@ -260,9 +250,19 @@ public final class TableModel {
     static final Entity<Checkpoint> CHECKPOINT = Entity.of("checkpoint", Checkpoint.class)
             .key(PK, "agg#{shardId}").key(SK, "agg#{shardId}");
 
-    static final Entity<TopFloor> TOP_FLOOR = Entity.of("topFloor", TopFloor.class)
-            .store("streams", "floor")
-            .key(PK, "topfloor#{month}").key(SK, "topfloor#{month}");
+    /** An entry of a top list: a movie's total and its title, under short names (a list holds 200 of them). */
+    static final Entity<MonthlyStreams> TOP_ENTRY = Entity.of("topEntry", MonthlyStreams.class)
+            .store("movieId", "m").store("movieTitle", "t").store("streams", "s").omit("month");
+
+    /**
+     * A month's top list ({@link TopLists}), in a partition of its own: its best {@link TopLists#KEPT} totals,
+     * best first, with the floor below which no other total of the month is. Counting merges into it on
+     * condition of its {@code version}; a top-N read is one GetItem of it.
+     */
+    static final Entity<TopList> TOP_LIST = Entity.of("topList", TopList.class)
+            .nests("entries", TOP_ENTRY)
+            .key(PK, "toplist#{month}").key(SK, "toplist#{month}")
+            .estimatedBytes(12_288);
 
     static final Entity<Meta> META = Entity.of("meta", Meta.class)
             .key(PK, "meta#{name}").key(SK, "meta#{name}");
@@ -295,7 +295,7 @@ public final class TableModel {
             .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
 
     static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
-            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, TOP_FLOOR, META, IMPORT, LEASE, CHANGE, CHANGE_TICKET, PERSISTED_QUERY));
+            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, TOP_LIST, META, IMPORT, LEASE, CHANGE, CHANGE_TICKET, PERSISTED_QUERY));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));
@@ -496,12 +496,20 @@ public final class TableModel {
 
     /** The month of a total's sort key, if it is one. */
     static Optional<YearMonth> monthOfTotal(String sk) {
-        String prefix = TOTAL.template(SK).prefix();
-        if (!sk.startsWith(prefix)) {
+        return monthAfter(TOTAL.template(SK).prefix(), sk);
+    }
+
+    /** The month of a top list's partition key, if it is one. */
+    static Optional<YearMonth> monthOfTopList(String pk) {
+        return monthAfter(TOP_LIST.template(PK).prefix(), pk);
+    }
+
+    private static Optional<YearMonth> monthAfter(String prefix, String key) {
+        if (!key.startsWith(prefix)) {
             return Optional.empty();
         }
         try {
-            return Optional.of(YearMonth.parse(sk.substring(prefix.length())));
+            return Optional.of(YearMonth.parse(key.substring(prefix.length())));
         } catch (java.time.format.DateTimeParseException e) {
             return Optional.empty();
         }
@@ -514,22 +522,22 @@ public final class TableModel {
 
     /** The table with its indexes and a stream of new images, on-demand billing (no capacity to guess). */
     public static CreateTableRequest createTableRequest(String tableName) {
-        Projection all = Projection.builder().projectionType(ProjectionType.ALL).build();
         Map<String, ScalarAttributeType> attributes = new LinkedHashMap<>();
         List<LocalSecondaryIndex> locals = new ArrayList<>();
         List<GlobalSecondaryIndex> globals = new ArrayList<>();
-        for (Index index : Index.values()) {
+        for (Index index : Index.CURRENT) {
             attributes.putIfAbsent(index.partitionKey(), ScalarAttributeType.S);
-            attributes.putIfAbsent(index.sortKey(), index.sortType());
+            if (index.sortKey() != null) {
+                attributes.putIfAbsent(index.sortKey(), index.sortType());
+            }
             if (index == Index.TABLE) {
                 continue;
             }
             if (index.isLocal()) {
                 locals.add(LocalSecondaryIndex.builder().indexName(index.indexName())
-                        .keySchema(hash(index.partitionKey()), range(index.sortKey())).projection(all).build());
+                        .keySchema(keySchema(index)).projection(projection(index)).build());
             } else {
-                globals.add(GlobalSecondaryIndex.builder().indexName(index.indexName())
-                        .keySchema(hash(index.partitionKey()), range(index.sortKey())).projection(all).build());
+                globals.add(globalIndex(index));
             }
         }
         return CreateTableRequest.builder()
@@ -544,6 +552,21 @@ public final class TableModel {
                 .streamSpecification(StreamSpecification.builder()
                         .streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE).build())
                 .build();
+    }
+
+    /** An index's definition as CreateTable and UpdateTable take it. */
+    static GlobalSecondaryIndex globalIndex(Index index) {
+        return GlobalSecondaryIndex.builder().indexName(index.indexName())
+                .keySchema(keySchema(index)).projection(projection(index)).build();
+    }
+
+    private static List<KeySchemaElement> keySchema(Index index) {
+        return index.sortKey() == null ? List.of(hash(index.partitionKey()))
+                : List.of(hash(index.partitionKey()), range(index.sortKey()));
+    }
+
+    private static Projection projection(Index index) {
+        return Projection.builder().projectionType(index.projection()).build();
     }
 
     static KeySchemaElement hash(String name) {
@@ -562,7 +585,7 @@ public final class TableModel {
     }
 
     static String itemsTable(List<Entity<?>> entities) {
-        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi7pk` | `gsi4pk` | `gsi5pk` | `gsi6pk` | Attributes | Copies |\n")
+        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi4pk` | `gsi5pk` | `gsi6pk` | `gsi8pk` | Attributes | Copies |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Entity<?> entity : entities) {
             Set<String> copied = new LinkedHashSet<>();
@@ -577,7 +600,7 @@ public final class TableModel {
                     .collect(Collectors.joining(", ")) + " (`" + copy.versionAttribute() + "`)").toList();
             table.append("| ").append(entity.recordType().getSimpleName())
                     .append(" | `").append(entity.type()).append('`');
-            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI7_PK, GSI4_PK, GSI5_PK, GSI6_PK)) {
+            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI4_PK, GSI5_PK, GSI6_PK, GSI8_PK)) {
                 KeyTemplate template = entity.template(key);
                 table.append(" | ").append(template == null ? "" : "`" + template.text() + "`");
             }

@@ -5,27 +5,18 @@ import dev.moviegraph.catalog.MovieId;
 import java.math.BigDecimal;
 
 /**
- * How a month's top list is spread over partitions (layout 4). Every total of a month is in one of
- * {@value #COUNT} partitions of the top index ({@code top#{month}#{shard}}), the shard a function of the
- * movie id alone, so a movie's total stays in one partition and a month's updates spread over all of
- * them: DynamoDB gives each partition key value 1,000 write units a second, and an update that moves a
- * total in its index costs two (a delete and a put). The top N of a month is the first N of every shard,
- * read in parallel and merged.
+ * How a month's totals are spread over partitions of the keys-only index GSI8 ({@code mon#{month}#{shard}}),
+ * the shard a function of the movie id alone, and how ties between totals are broken. A total's GSI8 key
+ * is written once, when the total is created: at a month's start a large catalog creates tens of thousands
+ * a second, and DynamoDB gives each partition key value 1,000 write units a second, so {@value #COUNT}
+ * partitions take them. Only a refill of a month's top list after deletions reads them, all in parallel.
  *
- * <p>The index's sort key is the total's {@code rank}: its streams plus a fraction that is unique per movie
- * ({@code 0.999999999} less the movie's number over 10⁹), so no two totals of a month tie in the index and
- * each shard's first N are exactly its N best; among equal numbers of streams the lower movie id comes
- * first. Writers set it from the total's own streams in the same update
- * ({@code rank = if_not_exists(streams, 0) + count + fraction}), so it is right after any update whoever
- * wrote the one before.
+ * <p>Among totals with equal streams the lower movie id ranks first: {@link #fraction} is unique per movie
+ * ({@code 0.999999999} less the movie's number over 10⁹), larger for lower ids.
  */
 public final class TopShards {
-    /**
-     * Partitions per month: 16 take 16,000 index write units a second, 4,000 to 8,000 total updates (a
-     * transaction doubles each), 16 times what one partition took; a top-N read is 16 Queries sent at once,
-     * 8 read units for a top 10 and at most 96 for a top 100, within the default read budget.
-     */
-    public static final int COUNT = 16;
+    /** Partitions per month: 256 take 256,000 creations a second; a refill is 256 Queries sent at once. */
+    public static final int COUNT = 256;
     private static final int FRACTION_DIGITS = 9;
     private static final long FRACTION_RANGE = 1_000_000_000L;
 
@@ -34,13 +25,18 @@ public final class TopShards {
 
     /** The shard of a movie's totals: a mix of its id's hash, so neighbouring ids spread evenly. */
     public static int of(MovieId movie) {
+        return of(movie, COUNT);
+    }
+
+    /** The same among {@code count} shards (layout 4's top index had 16). */
+    static int of(MovieId movie, int count) {
         int h = movie.value().hashCode();
         h ^= h >>> 16;
         h *= 0x85ebca6b;
         h ^= h >>> 13;
         h *= 0xc2b2ae35;
         h ^= h >>> 16;
-        return Math.floorMod(h, COUNT);
+        return Math.floorMod(h, count);
     }
 
     /** The shard as a key writes it: three digits. */
@@ -58,8 +54,8 @@ public final class TopShards {
         return BigDecimal.valueOf(FRACTION_RANGE - 1 - number, FRACTION_DIGITS);
     }
 
-    /** A total's rank: its streams and its movie's fraction. */
-    static BigDecimal rank(MovieId movie, long streams) {
-        return BigDecimal.valueOf(streams).add(fraction(movie));
-    }
+    /** Best first: more streams, then the lower movie id. */
+    static final java.util.Comparator<dev.moviegraph.catalog.MonthlyStreams> BEST_FIRST =
+            java.util.Comparator.comparingLong(dev.moviegraph.catalog.MonthlyStreams::streams).reversed()
+                    .thenComparing(total -> fraction(total.movieId()), java.util.Comparator.reverseOrder());
 }

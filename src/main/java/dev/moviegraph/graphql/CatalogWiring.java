@@ -11,7 +11,9 @@ import dev.moviegraph.catalog.InvalidInputException;
 import dev.moviegraph.catalog.ItemRef;
 import dev.moviegraph.catalog.ItemRef.MovieRef;
 import dev.moviegraph.catalog.ItemRef.PersonRef;
+import dev.moviegraph.catalog.ItemRef.TopListRef;
 import dev.moviegraph.catalog.ItemRef.TotalRef;
+import dev.moviegraph.catalog.TopList;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
@@ -104,7 +106,7 @@ final class CatalogWiring {
         field("Query", "people", PERSON_READS, env -> each(env, PersonId::of, this::person));
         field("Query", "node", NODE_READS, env -> node(env, nodeId(env.getArgument("id"))));
         field("Query", "nodes", NODE_READS, env -> each(env, CatalogWiring::nodeId, this::node));
-        field("Query", "topMovies", Set.of(CatalogAccess.TOP_MOVIES), this::topMovies);
+        field("Query", "topMovies", BY_KEY, this::topMovies);
         field("Query", "search", Set.of(CatalogAccess.SEARCH), CatalogWiring::search);
         field("Query", "browseMovies", Set.of(CatalogAccess.MOVIE_LISTS),
                 env -> list(env, MovieList.browse(env.getArgument("genre"), env.getArgument("year"))));
@@ -127,7 +129,7 @@ final class CatalogWiring {
         field("Query", "streamTotal", BY_KEY, this::streamTotal);
         // Subscriptions are read as queries on every change (see LiveQueries): the same reads, and what each
         // read depends on is noted for the change feed to match.
-        field("Subscription", "topMoviesChanged", Set.of(CatalogAccess.TOP_MOVIES), env -> {
+        field("Subscription", "topMoviesChanged", BY_KEY, env -> {
             LiveInterest.of(env).month(env.getArgument("month"));
             return topMovies(env).thenApply(totals -> {
                 totals.forEach(total -> LiveInterest.of(env).movie(total.movieId()));
@@ -362,9 +364,9 @@ final class CatalogWiring {
         YearMonth month = env.getArgument("month");
         int limit = Inputs.inRange("limit", env.getArgument("limit"), 1, MAX_TOP);
         CacheControl.forMonth(env, month, YearMonth.now(clock));
-        CollectionRead top = CollectionRead.top(month, limit);
-        return Loaders.collections(env, top).load(top, List.of(Paths.of(env)))
-                .thenApply(page -> page.<MonthlyStreams>items(Part.TOP));
+        // One item whatever the limit: the month's top list (a month nobody streamed has none).
+        return Loaders.items(env).load(new TopListRef(month), List.of(Paths.of(env)))
+                .thenApply(found -> found == null ? List.of() : ((TopList) found).top(limit));
     }
 
     /** One page of search results: one index Query; each result's other fields are read at the next level. */

@@ -116,21 +116,6 @@ class ItemCollectionTest {
     }
 
     @Test
-    void aMonthsTopListIsOneQueryPerShardOfItsSparseIndexReadDescending() {
-        CollectionRead read = CollectionRead.top(YearMonth.of(2024, 5), 10);
-        ItemCollection.Run run = plan(read).get(0);
-
-        assertEquals("gsi7", run.indexLabel());
-        assertTrue(run.descending());
-        assertEquals(TopShards.COUNT, run.fanOut());
-        for (int shard : new int[] {0, 7, TopShards.COUNT - 1}) {
-            QueryRequest query = run.query("t", read, shard).build();
-            assertEquals(Boolean.FALSE, query.scanIndexForward());
-            assertEquals("gsi7pk = top#2024-05#" + String.format("%03d", shard), run.render(query.expressionAttributeValues()));
-        }
-    }
-
-    @Test
     void everyCollectionIsDescribedInEachIndexThatHoldsItWithItsListsInKeyOrder() {
         List<String> described = TableModel.accessPatterns().stream()
                 .filter(pattern -> pattern.name().endsWith("_LSI1") || pattern.name().startsWith("PERSON_COLLECTION"))

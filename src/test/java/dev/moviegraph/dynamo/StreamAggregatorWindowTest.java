@@ -95,8 +95,8 @@ class StreamAggregatorWindowTest {
     void twoAggregatorsTakingTurnsOnAShardCountEachStreamOnce() {
         YearMonth month = MONTH;
         long before = total(0);
-        StreamAggregator one = new StreamAggregator(client, streams, TABLE, arn, new GatewayMetrics(), Duration.ZERO);
-        StreamAggregator two = new StreamAggregator(client, streams, TABLE, arn, new GatewayMetrics(), Duration.ZERO);
+        StreamAggregator one = new StreamAggregator(client, streams, TABLE, arn, new GatewayMetrics());
+        StreamAggregator two = new StreamAggregator(client, streams, TABLE, arn, new GatewayMetrics());
         record("one", 1);
         one.countOnce(StreamAggregator.Window.DEFAULT); // it remembers where it was in the shard
         record("two", 1);
@@ -113,8 +113,7 @@ class StreamAggregatorWindowTest {
         RequestCounter requests = new RequestCounter();
         DynamoDbAsyncClient counted = DynamoClients.create(dynamo.endpoint(), List.of(requests));
         try {
-            StreamAggregator aggregator = new StreamAggregator(counted, streams, TABLE, arn, new GatewayMetrics(),
-                    Duration.ZERO);
+            StreamAggregator aggregator = new StreamAggregator(counted, streams, TABLE, arn, new GatewayMetrics());
             aggregator.countOnce(StreamAggregator.Window.DEFAULT); // whatever another test left
             long before = total(0);
             record("a", 100); // 15,000 streams

@@ -20,19 +20,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The capacity model's stand-in between the real server and DynamoDB Local: a stream recorded with
- * TOTALS=transactional charges the month's index partition what DynamoDB would (the total's first entry
- * put, then each increment a delete and a put, all doubled by the transaction), and past the
+ * TOTALS=transactional charges the movie's partition what DynamoDB would (the movie's check and the
+ * total's update, doubled by the transaction) and the month's top-list item its merge, and past the
  * partition's limit the write is refused as DynamoDB refuses it, leaving nothing behind.
  */
 class CapacityStandInTest {
-    private static final String TOP = "moviegraph/index/gsi7";
-    /** The movie's total's partition in the month's top index: one of its shards. */
-    private static final String SHARD = "top#2024-05#"
-            + String.format("%03d", dev.moviegraph.dynamo.TopShards.of(dev.moviegraph.catalog.MovieId.of("tt0111161")));
+    private static final String TOP = "moviegraph";
+    /** The movie's partition: its item's and its total's. */
+    private static final String SHARD = "mov#tt0111161";
     private static final String TOKEN = "capacity-stand-in-test-token";
 
     @Test
-    void streamsChargeTheirTotalsTopIndexShardAndAreRefusedWholePastItsLimit() throws Exception {
+    void streamsChargeTheirMoviesPartitionAndTheMonthsListAndAreRefusedWholePastTheLimit() throws Exception {
         PartitionLedger ledger = new PartitionLedger();
         try (EmbeddedDynamo dynamo = EmbeddedDynamo.ephemeral(false);
              CapacityStandIn standIn = CapacityStandIn.start(dynamo.endpoint(), ledger);
@@ -43,22 +42,25 @@ class CapacityStandInTest {
             GraphQLClient.Response put = mutate(client,
                     "mutation { putMovie(input: {id: \"tt0111161\", title: \"The Shawshank Redemption\"}) { id } }");
             assertTrue(put.errors().isEmpty(), put.raw().body());
-            // 8 write units a second per partition: two streams of one movie fit, a third does not
+            // 8 write units a second per partition: two streams of one movie fit (each the movie's check and its
+            // total's update, in a transaction: 4), a third does not
             ledger.limits(8, 3_000);
             ledger.second(1);
 
             assertEquals(1, record(client, "s1").path("total").asLong());
-            assertEquals(2, ledger.used(TOP, SHARD, Charge.Kind.WRITE), "the total's entry put, in a transaction");
+            assertEquals(4, ledger.used(TOP, SHARD, Charge.Kind.WRITE), "the movie's check and the total's put, in a transaction");
+            assertEquals(1, ledger.used(TOP, "toplist#2024-05", Charge.Kind.WRITE), "the month's list, merged after it");
             assertEquals(2, ledger.used("moviegraph", "str#s1", Charge.Kind.WRITE), "the stream's own item");
             assertEquals(2, record(client, "s2").path("total").asLong());
-            assertEquals(6, ledger.used(TOP, SHARD, Charge.Kind.WRITE), "then a delete and a put, in a transaction");
+            assertEquals(8, ledger.used(TOP, SHARD, Charge.Kind.WRITE), "then the check and an increment, in a transaction");
+            assertEquals(2, ledger.used(TOP, "toplist#2024-05", Charge.Kind.WRITE), "and the list again");
 
             GraphQLClient.Response refused = mutate(client, recordStream("s3"));
             JsonNode error = refused.errors().path(0);
             assertEquals("UNAVAILABLE", error.path("extensions").path("code").asText(), refused.raw().body());
             assertEquals("THROTTLED", error.path("extensions").path("reason").asText(), refused.raw().body());
             assertEquals(1, ledger.throttles());
-            assertEquals(6, ledger.used(TOP, SHARD, Charge.Kind.WRITE), "a refused write charges nothing");
+            assertEquals(8, ledger.used(TOP, SHARD, Charge.Kind.WRITE), "a refused write charges nothing");
 
             ledger.second(2);
             JsonNode again = record(client, "s3");

@@ -100,10 +100,9 @@ class JavaScriptClientsTest {
             // The second answer is the first plus the stream the script recorded over HTTP.
             assertEquals(streams.get(0).asLong() + 1, streams.get(1).asLong(), clientName + ": " + result.json());
         }
-        // Every message carries its own receipt: one Query per shard of the top list, in one round (the movie's
-        // id and title are the total's own copies, so no other read).
-        String shards = String.valueOf(dev.moviegraph.dynamo.TopShards.COUNT);
-        assertEquals(List.of(shards, shards), texts(result.json().path("graphqlWs").path("costs")), result.toString());
+        // Every message carries its own receipt: one GetItem of the month's top list (the movie's id and title
+        // are the list's own copies, so no other read).
+        assertEquals(List.of("1", "1"), texts(result.json().path("graphqlWs").path("costs")), result.toString());
     }
 
     @Test

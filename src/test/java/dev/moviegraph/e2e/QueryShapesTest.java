@@ -1,6 +1,5 @@
 package dev.moviegraph.e2e;
 
-import dev.moviegraph.dynamo.TopShards;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -134,7 +133,7 @@ class QueryShapesTest {
     }
 
     @Test
-    void topMoviesOfAMonthCostOneRoundOfAQueryPerShardAndGenresOneBatchMore() {
+    void topMoviesOfAMonthAreOneGetItemGenresOneBatchMoreAndCastsOneRoundOfQueries() {
         List<MonthlyStreams> expected = sample.totals().stream().filter(t -> t.month().equals(MAY_2024))
                 .sorted(Comparator.comparingLong(MonthlyStreams::streams).reversed()).limit(10).toList();
 
@@ -145,15 +144,21 @@ class QueryShapesTest {
             assertEquals(expected.get(i).streams(), top.path(i).path("streams").asLong());
             assertEquals(expected.get(i).movieTitle(), top.path(i).path("movie").path("title").asText());
         }
-        List<String> shards = java.util.Collections.nCopies(TopShards.COUNT, "Query");
-        assertEquals(shards, titles.operations());
+        assertEquals(List.of("GetItem"), titles.operations(), "the month's top list is one item");
+        Run hundred = run("{ topMovies(month: \"2024-05\", limit: 100) { streams movie { title } } }", Map.of());
+        assertEquals(List.of("GetItem"), hundred.operations(), "whatever the limit");
 
         Run genres = run("{ topMovies(month: \"2024-05\", limit: 10) { streams movie { title genres } } }", Map.of());
         JsonNode first = genres.response().data().path("topMovies").path(0).path("movie");
         assertEquals(movie(expected.get(0).movieId().value()).genres().get(0), first.path("genres").path(0).asText());
-        List<String> withGenres = new java.util.ArrayList<>(shards);
-        withGenres.add("BatchGetItem");
-        assertEquals(withGenres, genres.operations());
+        assertEquals(List.of("GetItem", "BatchGetItem"), genres.operations());
+
+        Run casts = run("{ topMovies(month: \"2024-05\", limit: 10) { movie { title cast(first: 3) { edges { node { person { name } } } } } } }",
+                Map.of());
+        assertEquals(10, casts.response().data().path("topMovies").size(), casts.response().raw().body());
+        List<String> oneRound = new java.util.ArrayList<>(List.of("GetItem"));
+        oneRound.addAll(java.util.Collections.nCopies(10, "Query"));
+        assertEquals(oneRound, casts.operations(), "the list, then each movie's collection Query");
     }
 
     @Test

@@ -142,7 +142,7 @@ class ShardCounterTest {
     }
 
     @Test
-    void totalsBelowTheMonthsFloorLeaveTheTopIndexAndTheTopListStaysExact() {
+    void totalsBelowTheMonthsFloorStayOutOfItsTopListAndTheListStaysExact() {
         YearMonth month = YearMonth.of(2024, 7);
         List<Movie> movies = new ArrayList<>();
         for (int m = 0; m < 260; m++) {
@@ -157,16 +157,13 @@ class ShardCounterTest {
             }
             expected.put(movies.get(m).id().value(), (long) m + 1);
         }
-        ShardCounter counter = new ShardCounter(client, TABLE, new CallContext(new GatewayMetrics(), List.of("test")),
-                java.time.Duration.ZERO);
+        ShardCounter counter = counter(client);
         counter.count("shard-floor", ShardCounter.Position.START, first, "100", false);
-        Map<String, AttributeValue> floor = client.getItem(get -> get.tableName(TABLE).consistentRead(true)
-                .key(Map.of("pk", AttributeValue.fromS("topfloor#" + month), "sk", AttributeValue.fromS("topfloor#" + month))))
-                .join().item();
-        assertEquals("61", floor.get("floor").n(), "the 200th best total's streams");
+        Map<String, AttributeValue> list = topList(month);
+        assertEquals("61", list.get("floor").n(), "the 200th best total's streams");
+        assertEquals(200, list.get("entries").l().size());
         String low = movies.get(0).id().value();
         String rising = movies.get(1).id().value();
-        Map<String, AttributeValue> lowBefore = item(low, month);
 
         List<ShardCounter.Counted> second = new ArrayList<>();
         for (int s = 0; s < 5; s++) {
@@ -179,18 +176,19 @@ class ShardCounterTest {
         expected.merge(rising, 100L, Long::sum);
         counter.count("shard-floor", counter.position("shard-floor"), second, "200", false);
 
-        Map<String, AttributeValue> lowAfter = item(low, month);
-        assertEquals("6", lowAfter.get("streams").n());
-        assertTrue(lowBefore.containsKey("gsi7pk"), "ranked while the month had no floor");
-        assertFalse(lowAfter.containsKey("gsi7pk"), "below the floor: out of the top index, so later updates cost it nothing");
-        assertEquals(0, new java.math.BigDecimal(item(rising, month).get("trank").n()).compareTo(
-                java.math.BigDecimal.valueOf(102).add(dev.moviegraph.dynamo.TopShards.fraction(MovieId.of(rising)))));
+        assertEquals("6", item(low, month).get("streams").n());
+        list = topList(month);
+        assertEquals("62", list.get("floor").n(), "the floor rose with the list: 102 came in, 61 went out");
         List<String> top = new ArrayList<>();
-        for (Map<String, AttributeValue> entry : topOfIndex(month, 100)) {
-            top.add(entry.get("movieId").s());
+        for (AttributeValue entry : list.get("entries").l()) {
+            top.add(entry.m().get("m").s());
+            assertEquals(expected.get(entry.m().get("m").s()), Long.valueOf(entry.m().get("s").n()));
         }
         assertEquals(expected.entrySet().stream().sorted(java.util.Comparator.comparing((Map.Entry<String, Long> e) -> -e.getValue())
-                .thenComparing(Map.Entry::getKey)).limit(100).map(Map.Entry::getKey).toList(), top);
+                .thenComparing(Map.Entry::getKey)).limit(200).map(Map.Entry::getKey).toList(), top);
+        assertFalse(top.contains(low));
+        assertEquals("200", counter.position("shard-floor").sequence(), "the batch is finished once its list is merged");
+        assertNull(counter.position("shard-floor").pending());
     }
 
     @Test
@@ -231,17 +229,10 @@ class ShardCounterTest {
                 .join().item();
     }
 
-    /** The month's top n as the gateway reads it: each shard's first n of the top index, merged by rank. */
-    private static List<Map<String, AttributeValue>> topOfIndex(YearMonth month, int n) {
-        List<Map<String, AttributeValue>> all = new ArrayList<>();
-        for (int shard = 0; shard < dev.moviegraph.dynamo.TopShards.COUNT; shard++) {
-            String partition = String.format("top#%s#%03d", month, shard);
-            all.addAll(client.query(query -> query.tableName(TABLE).indexName("gsi7").keyConditionExpression("gsi7pk = :pk")
-                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition))).scanIndexForward(false)
-                    .limit(n)).join().items());
-        }
-        all.sort(java.util.Comparator.comparing((Map<String, AttributeValue> item) -> new java.math.BigDecimal(item.get("trank").n()))
-                .reversed());
-        return all.subList(0, Math.min(n, all.size()));
+    /** The month's top-list item, read consistently. */
+    private static Map<String, AttributeValue> topList(YearMonth month) {
+        return client.getItem(get -> get.tableName(TABLE).consistentRead(true)
+                .key(Map.of("pk", AttributeValue.fromS("toplist#" + month), "sk", AttributeValue.fromS("toplist#" + month))))
+                .join().item();
     }
 }

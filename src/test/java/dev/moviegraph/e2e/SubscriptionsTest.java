@@ -99,9 +99,8 @@ class SubscriptionsTest {
         try (WsClient ws = WsClient.connected(server.port())) {
             ws.subscribe("top", "subscription { topMoviesChanged" + selection + " }", Map.of());
             JsonNode first = ws.next(10);
-            // One round of a Query per shard of the top index, and one BatchGetItem for the ten movies, never one
-            // read per movie.
-            assertEquals(dev.moviegraph.dynamo.TopShards.COUNT + 1,
+            // The month's top list (one GetItem), and one BatchGetItem for the ten movies, never one read per movie.
+            assertEquals(2,
                     first.path("payload").path("extensions").path("cost").path("requests").asInt(), first.toString());
             assertEquals(query.path("data").path("topMovies"), first.path("payload").path("data").path("topMoviesChanged"));
         }

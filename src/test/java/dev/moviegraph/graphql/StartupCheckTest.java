@@ -50,13 +50,13 @@ class StartupCheckTest {
 
     @Test
     void aStoreWithoutAPatternForAReadStopsTheStartNamingTheFieldsThatNeedIt() throws IOException {
-        StubCatalog noTopMovies = new StubCatalog(Set.of(), CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION,
+        StubCatalog noSearch = new StubCatalog(Set.of(), CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION,
                 CatalogAccess.PERSON_CREDITS);
         String schema = schema();
 
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new GraphQLService(noTopMovies, null, true, new GatewayMetrics(), schema, Clock.systemUTC()));
+                () -> new GraphQLService(noSearch, null, true, new GatewayMetrics(), schema, Clock.systemUTC()));
 
-        assertTrue(e.getMessage().contains("Query.topMovies needs a TOP_MOVIES access pattern"), e.getMessage());
+        assertTrue(e.getMessage().contains("Query.search needs a SEARCH access pattern"), e.getMessage());
     }
 }

@@ -82,11 +82,6 @@ final class StubCatalog implements CatalogReader {
             context.planner().record(List.of(), context);
             return CompletableFuture.completedFuture(context.planner().standIns().page(read));
         }
-        if (read.collection() == Part.Collection.MONTH) {
-            // An empty top list: a page for the list asked for, as every store answers.
-            return CompletableFuture.completedFuture(new CollectionPage(null,
-                    Map.of(Part.TOP, new dev.moviegraph.catalog.Page<>(List.of(), false))));
-        }
         return CompletableFuture.failedFuture(new UnsupportedOperationException("not in this stub"));
     }
 
