@@ -69,6 +69,7 @@ final class TopLists {
     private final Batches consistent;
     private final RecentReads<YearMonth, Long> floors = new RecentReads<>(Duration.ofSeconds(10), 10_000);
     private final Map<YearMonth, Merging> merging = new ConcurrentHashMap<>();
+    private final Set<String> refillsQueued = ConcurrentHashMap.newKeySet();
     private final ExecutorService mergers = Executors.newCachedThreadPool(daemon("moviegraph-top-list"));
 
     TopLists(DynamoDbAsyncClient client, String table) {
@@ -265,11 +266,26 @@ final class TopLists {
         return new MonthlyStreams(total.movieId(), total.movieTitle(), null, total.streams());
     }
 
-    /** Refills the month's list now, in the background, and once more {@link #SECOND_REFILL_AFTER} later. */
+    /**
+     * Refills the month's list now, in the background, and once more {@link #SECOND_REFILL_AFTER} later; a refill
+     * already waiting to start takes in any asked for meanwhile (each deletion past the mark asks for one).
+     */
     void refillSoon(YearMonth month, CallContext context) {
-        mergers.execute(() -> refillQuietly(month, context));
-        CompletableFuture.delayedExecutor(SECOND_REFILL_AFTER.toMillis(), TimeUnit.MILLISECONDS, mergers)
-                .execute(() -> refillQuietly(month, context));
+        queueRefill(month, context, Duration.ZERO);
+        queueRefill(month, context, SECOND_REFILL_AFTER);
+    }
+
+    private void queueRefill(YearMonth month, CallContext context, Duration after) {
+        String key = month + "+" + after;
+        if (!refillsQueued.add(key)) {
+            return;
+        }
+        java.util.concurrent.Executor start = after.isZero() ? mergers
+                : CompletableFuture.delayedExecutor(after.toMillis(), TimeUnit.MILLISECONDS, mergers);
+        start.execute(() -> {
+            refillsQueued.remove(key);
+            refillQuietly(month, context);
+        });
     }
 
     private void refillQuietly(YearMonth month, CallContext context) {
