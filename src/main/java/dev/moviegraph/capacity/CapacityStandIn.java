@@ -10,6 +10,7 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -26,6 +27,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -35,19 +39,30 @@ import java.util.concurrent.locks.ReentrantLock;
  * throttling reason, so a benchmark can see which partition a design makes hot. DynamoDB Local enforces
  * no limits; this does.
  *
- * <p>A write is sent on, and its item is read before and after (consistently, uncharged) to know what it
- * changed: each index key that moved, and the larger size. A refused write is undone (the item put back
- * as it was before), so nothing refused is in the table; writes of one item are serialized here so the
- * before and after are that write's. A transaction refused is cancelled with {@code ThrottlingError}, as
- * DynamoDB cancels one whose index write is throttled. Queries are charged for the items they returned
- * (DynamoDB charges what it read before a filter; this gateway's filters drop few items). Requests of
- * other kinds (tables, streams) pass through uncharged.
+ * <p>A write is sent on, and what it changed (each index key that moved, each projected attribute, the
+ * larger size) is learnt from the item before and after it: a PutItem or DeleteItem is sent with
+ * {@code ReturnValues=ALL_OLD} (and {@code ReturnValuesOnConditionCheckFailure=ALL_OLD}), its after being
+ * the item put or none; an UpdateItem is sent with {@code ReturnValues=ALL_NEW} after one consistent read
+ * of the item; a transaction's items are read in one BatchGetItem before and one after. What the caller
+ * did not ask for is taken out of the answer. {@link #startReadingEveryItem} reads each item before and
+ * after instead (a GetItem each, uncharged), the reference the fast path is tested against. A refused
+ * write is undone (the item put back as it was before), so nothing refused is in the table; writes of
+ * one item are serialized here so the before and after are that write's. A transaction refused is
+ * cancelled with {@code ThrottlingError}, as DynamoDB cancels one whose index write is throttled. Queries
+ * are charged for the items they returned (DynamoDB charges what it read before a filter; this gateway's
+ * filters drop few items). Requests of other kinds (tables, streams) pass through uncharged.
+ *
+ * <p>It counts what it saw ({@link #counts}): the table requests it answered, the units it charged, and
+ * the writes refused by a failed condition, by the prefix of their partition key value.
  */
 public final class CapacityStandIn implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TARGET = "X-Amz-Target";
     private static final Set<String> NOT_FORWARDED = Set.of("host", "content-length", "connection", "expect", "upgrade");
     private static final int LOCK_STRIPES = 1024;
+    /** The requests {@link Counts#requests} counts: a table's reads and writes (not streams, not DescribeTable). */
+    private static final Set<String> TABLE_REQUESTS = Set.of("GetItem", "BatchGetItem", "Query", "Scan",
+            "TransactGetItems", "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem");
 
     private final HttpServer server;
     private final ExecutorService threads = Executors.newFixedThreadPool(32);
@@ -56,10 +71,17 @@ public final class CapacityStandIn implements AutoCloseable {
     private final PartitionLedger ledger;
     private final Map<String, Charges> schemas = new ConcurrentHashMap<>();
     private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
+    private final boolean readEveryItem;
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong forwarded = new AtomicLong();
+    private final DoubleAdder readUnits = new DoubleAdder();
+    private final DoubleAdder writeUnits = new DoubleAdder();
+    private final Map<String, LongAdder> failedConditions = new ConcurrentHashMap<>();
 
-    private CapacityStandIn(URI target, PartitionLedger ledger) throws IOException {
+    private CapacityStandIn(URI target, PartitionLedger ledger, boolean readEveryItem) throws IOException {
         this.target = target;
         this.ledger = ledger;
+        this.readEveryItem = readEveryItem;
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new ReentrantLock();
         }
@@ -71,11 +93,56 @@ public final class CapacityStandIn implements AutoCloseable {
 
     /** Starts one on a free loopback port, in front of {@code target}. */
     public static CapacityStandIn start(URI target, PartitionLedger ledger) {
+        return start(target, ledger, false);
+    }
+
+    /**
+     * The same charges, learnt the slow way: each written item read before and after its write (a GetItem
+     * each, three calls a write). The reference {@link #start}'s answers are tested against.
+     */
+    public static CapacityStandIn startReadingEveryItem(URI target, PartitionLedger ledger) {
+        return start(target, ledger, true);
+    }
+
+    private static CapacityStandIn start(URI target, PartitionLedger ledger, boolean readEveryItem) {
         try {
-            return new CapacityStandIn(target, ledger);
+            return new CapacityStandIn(target, ledger, readEveryItem);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * What the stand-in saw so far: table requests answered (reads and writes, refused ones included: each
+     * SDK attempt is one), calls it sent on to DynamoDB Local (its own reads and undos included), units charged (refused requests charge none), and writes refused by a failed
+     * condition, by the prefix of their partition key value up to its first {@code #} ({@code toplist#}).
+     */
+    public record Counts(long requests, long forwarded, double readUnits, double writeUnits,
+                         Map<String, Long> failedConditions) {
+        public Counts {
+            failedConditions = Map.copyOf(failedConditions);
+        }
+
+        /** Conditions failed on items whose partition key value starts with {@code prefix} (up to its '#'). */
+        public long failedConditions(String prefix) {
+            return failedConditions.getOrDefault(prefix, 0L);
+        }
+
+        /** What happened between {@code earlier} and this. */
+        public Counts since(Counts earlier) {
+            Map<String, Long> failed = new TreeMap<>(failedConditions);
+            earlier.failedConditions.forEach((prefix, n) -> failed.merge(prefix, -n, Long::sum));
+            failed.values().removeIf(n -> n == 0);
+            return new Counts(requests - earlier.requests, forwarded - earlier.forwarded, readUnits - earlier.readUnits,
+                    writeUnits - earlier.writeUnits, failed);
+        }
+    }
+
+    /** A snapshot of what the stand-in saw so far; two of them give what happened in between. */
+    public Counts counts() {
+        Map<String, Long> failed = new TreeMap<>();
+        failedConditions.forEach((prefix, n) -> failed.put(prefix, n.sum()));
+        return new Counts(requests.get(), forwarded.get(), readUnits.sum(), writeUnits.sum(), failed);
     }
 
     /** Where clients send their DynamoDB calls. */
@@ -97,6 +164,9 @@ public final class CapacityStandIn implements AutoCloseable {
             }
             Call call = new Call(exchange, body);
             String operation = call.operation();
+            if (TABLE_REQUESTS.contains(operation)) {
+                requests.incrementAndGet();
+            }
             Answer answer = switch (operation) {
                 case "GetItem", "BatchGetItem", "Query" -> read(call);
                 case "PutItem", "UpdateItem", "DeleteItem" -> write(call);
@@ -140,34 +210,129 @@ public final class CapacityStandIn implements AutoCloseable {
                 }
             });
         }
-        return ledger.charge(charges).map(CapacityStandIn::throttled).orElse(answer);
+        return charge(charges).map(CapacityStandIn::throttled).orElse(answer);
+    }
+
+    /** Charges the ledger and, when it accepts, counts the units. */
+    private Optional<PartitionLedger.Throttle> charge(List<Charge> charges) {
+        Optional<PartitionLedger.Throttle> refused = ledger.charge(charges);
+        if (refused.isEmpty()) {
+            for (Charge charge : charges) {
+                (charge.kind() == Charge.Kind.READ ? readUnits : writeUnits).add(charge.units());
+            }
+        }
+        return refused;
+    }
+
+    private void failedCondition(String partition) {
+        int end = partition.indexOf('#');
+        failedConditions.computeIfAbsent(end < 0 ? partition : partition.substring(0, end + 1), prefix -> new LongAdder())
+                .increment();
     }
 
     private Answer write(Call call) throws IOException, InterruptedException {
-        JsonNode request = JSON.readTree(call.body);
+        ObjectNode request = (ObjectNode) JSON.readTree(call.body);
         String table = request.path("TableName").asText();
         Charges charges = charges(call, table);
         JsonNode key = request.has("Key") ? request.get("Key") : charges.keyOf(request.get("Item"));
         ReentrantLock lock = lockOf(table, key);
         lock.lock();
         try {
-            JsonNode before = call.item(table, key);
-            Answer answer = call.forward(call.body);
+            Changed changed = readEveryItem ? readingEveryItem(call, table, key) : call.operation().equals("UpdateItem")
+                    ? update(call, request, table, key) : putOrDelete(call, request, table, key);
+            Answer answer = changed.answer();
             if (answer.status() != 200) {
+                if (isConditionFailure(answer)) {
+                    failedCondition(Charges.scalar(key.path(charges.partitionKey())));
+                }
                 // a failed condition still costs its write
-                ledger.charge(charges.write(key, before, before, false));
+                charge(charges.write(key, changed.before(), changed.before(), false));
                 return answer;
             }
-            JsonNode after = call.item(table, key);
-            Optional<PartitionLedger.Throttle> refused = ledger.charge(charges.write(key, before, after, false));
+            Optional<PartitionLedger.Throttle> refused = charge(charges.write(key, changed.before(), changed.after(), false));
             if (refused.isPresent()) {
-                call.restore(table, key, before);
+                call.restore(table, key, changed.before());
                 return throttled(refused.get());
             }
             return answer;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** A write's answer, and its item before and after it (after: null unless the answer is 200). */
+    private record Changed(Answer answer, JsonNode before, JsonNode after) {
+    }
+
+    /** The reference: the item read before and after the write. */
+    private Changed readingEveryItem(Call call, String table, JsonNode key) throws IOException, InterruptedException {
+        JsonNode before = call.item(table, key);
+        Answer answer = call.forward(call.body);
+        return new Changed(answer, before, answer.status() == 200 ? call.item(table, key) : null);
+    }
+
+    /**
+     * One call: a PutItem or DeleteItem returns the item it replaced ({@code ALL_OLD}, also when its
+     * condition fails), and leaves the item it put (or none).
+     */
+    private Changed putOrDelete(Call call, ObjectNode request, String table, JsonNode key)
+            throws IOException, InterruptedException {
+        boolean askedOld = "ALL_OLD".equals(request.path("ReturnValues").asText());
+        boolean conditional = request.has("ConditionExpression") || request.has("Expected");
+        boolean askedOldOnFailure = "ALL_OLD".equals(request.path("ReturnValuesOnConditionCheckFailure").asText());
+        request.put("ReturnValues", "ALL_OLD");
+        if (conditional) {
+            request.put("ReturnValuesOnConditionCheckFailure", "ALL_OLD");
+        }
+        Answer answer = call.forward(JSON.writeValueAsBytes(request));
+        if (answer.status() == 200) {
+            ObjectNode response = (ObjectNode) JSON.readTree(answer.body());
+            JsonNode before = response.get("Attributes");
+            if (!askedOld && before != null) {
+                response.remove("Attributes");
+                answer = new Answer(200, JSON.writeValueAsBytes(response));
+            }
+            return new Changed(answer, before, call.operation().equals("PutItem") ? request.get("Item") : null);
+        }
+        if (conditional && isConditionFailure(answer)) {
+            ObjectNode error = (ObjectNode) JSON.readTree(answer.body());
+            JsonNode before = error.get("Item");
+            if (!askedOldOnFailure && before != null) {
+                error.remove("Item");
+                answer = new Answer(answer.status(), JSON.writeValueAsBytes(error));
+            }
+            return new Changed(answer, before, null);
+        }
+        return new Changed(answer, call.item(table, key), null); // an error of another kind: rare
+    }
+
+    /** Two calls: the item read, then the UpdateItem returning the item it left ({@code ALL_NEW}). */
+    private Changed update(Call call, ObjectNode request, String table, JsonNode key)
+            throws IOException, InterruptedException {
+        JsonNode before = call.item(table, key);
+        String asked = request.path("ReturnValues").asText("NONE");
+        if (!asked.equals("NONE") && !asked.equals("ALL_NEW")) {
+            // the caller wants other values back: the after is read on its own
+            Answer answer = call.forward(call.body);
+            return new Changed(answer, before, answer.status() == 200 ? call.item(table, key) : null);
+        }
+        request.put("ReturnValues", "ALL_NEW");
+        Answer answer = call.forward(JSON.writeValueAsBytes(request));
+        if (answer.status() != 200) {
+            return new Changed(answer, before, null);
+        }
+        ObjectNode response = (ObjectNode) JSON.readTree(answer.body());
+        JsonNode after = response.get("Attributes");
+        if (asked.equals("NONE")) {
+            response.remove("Attributes");
+            answer = new Answer(200, JSON.writeValueAsBytes(response));
+        }
+        return new Changed(answer, before, after);
+    }
+
+    private static boolean isConditionFailure(Answer answer) {
+        return answer.status() == 400 && new String(answer.body(), StandardCharsets.UTF_8)
+                .contains("ConditionalCheckFailedException");
     }
 
     private Answer transaction(Call call) throws IOException, InterruptedException {
@@ -179,27 +344,50 @@ public final class CapacityStandIn implements AutoCloseable {
             String table = operation.path("TableName").asText();
             Charges charges = charges(call, table);
             JsonNode key = operation.has("Key") ? operation.get("Key") : charges.keyOf(operation.get("Item"));
-            items.add(new Written(table, key, only.getKey().equals("ConditionCheck"), charges));
+            items.add(new Written(table, key, only.getKey(), operation, charges));
         }
         List<ReentrantLock> held = items.stream().map(item -> lockOf(item.table(), item.key())).distinct()
                 .sorted(Comparator.comparingInt(System::identityHashCode)).toList();
         held.forEach(ReentrantLock::lock);
         try {
-            List<JsonNode> before = new ArrayList<>();
-            for (Written item : items) {
-                before.add(call.item(item.table(), item.key()));
-            }
+            List<JsonNode> before = readEveryItem ? each(call, items) : together(call, items);
             Answer answer = call.forward(call.body);
             if (answer.status() != 200) {
+                countFailedConditions(answer, items);
                 return answer;
+            }
+            List<JsonNode> after = new ArrayList<>();
+            List<Written> updated = new ArrayList<>();
+            List<Integer> updatedAt = new ArrayList<>();
+            for (int i = 0; i < items.size(); i++) {
+                Written item = items.get(i);
+                if (readEveryItem) {
+                    after.add(item.check() ? before.get(i) : call.item(item.table(), item.key()));
+                    continue;
+                }
+                switch (item.action()) {
+                    case "ConditionCheck" -> after.add(before.get(i));
+                    case "Put" -> after.add(item.operation().get("Item"));
+                    case "Delete" -> after.add(null);
+                    default -> {
+                        updatedAt.add(after.size());
+                        after.add(null); // read below, with the other updates
+                        updated.add(item);
+                    }
+                }
+            }
+            if (!updated.isEmpty()) {
+                List<JsonNode> read = together(call, updated);
+                for (int u = 0; u < updated.size(); u++) {
+                    after.set(updatedAt.get(u), read.get(u));
+                }
             }
             List<Charge> charges = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
                 Written item = items.get(i);
-                JsonNode after = item.check() ? before.get(i) : call.item(item.table(), item.key());
-                charges.addAll(item.charges().write(item.key(), before.get(i), after, true));
+                charges.addAll(item.charges().write(item.key(), before.get(i), after.get(i), true));
             }
-            Optional<PartitionLedger.Throttle> refused = ledger.charge(charges);
+            Optional<PartitionLedger.Throttle> refused = charge(charges);
             if (refused.isEmpty()) {
                 return answer;
             }
@@ -212,6 +400,38 @@ public final class CapacityStandIn implements AutoCloseable {
         } finally {
             held.forEach(ReentrantLock::unlock);
         }
+    }
+
+    /** A transaction cancelled for its conditions: each item whose condition failed, counted by its partition. */
+    private void countFailedConditions(Answer answer, List<Written> items) throws IOException {
+        if (answer.status() != 400) {
+            return;
+        }
+        JsonNode reasons = JSON.readTree(answer.body()).path("CancellationReasons");
+        for (int i = 0; i < Math.min(reasons.size(), items.size()); i++) {
+            if ("ConditionalCheckFailed".equals(reasons.get(i).path("Code").asText())) {
+                Written item = items.get(i);
+                failedCondition(Charges.scalar(item.key().path(item.charges().partitionKey())));
+            }
+        }
+    }
+
+    /** The items under the keys, now, a GetItem each (consistent, uncharged); null where there is none. */
+    private static List<JsonNode> each(Call call, List<Written> items) throws IOException, InterruptedException {
+        List<JsonNode> found = new ArrayList<>();
+        for (Written item : items) {
+            found.add(call.item(item.table(), item.key()));
+        }
+        return found;
+    }
+
+    /** The same in BatchGetItems of up to 100 keys (consistent, uncharged). */
+    private static List<JsonNode> together(Call call, List<Written> items) throws IOException, InterruptedException {
+        List<JsonNode> found = new ArrayList<>();
+        for (int from = 0; from < items.size(); from += 100) {
+            found.addAll(call.items(items.subList(from, Math.min(items.size(), from + 100))));
+        }
+        return found;
     }
 
     /** Each put or delete of a batch on its own: a refused one comes back among UnprocessedItems. */
@@ -270,15 +490,20 @@ public final class CapacityStandIn implements AutoCloseable {
     /** The item among {@code items} with every attribute of {@code key}, or null. */
     private static JsonNode found(JsonNode items, JsonNode key) {
         for (JsonNode item : items) {
-            boolean matches = true;
-            for (Map.Entry<String, JsonNode> attribute : iterable(key)) {
-                matches &= attribute.getValue().equals(item.get(attribute.getKey()));
-            }
-            if (matches) {
+            if (hasKey(item, key)) {
                 return item;
             }
         }
         return null;
+    }
+
+    private static boolean hasKey(JsonNode item, JsonNode key) {
+        for (Map.Entry<String, JsonNode> attribute : iterable(key)) {
+            if (!AttributeValues.same(attribute.getValue(), item.get(attribute.getKey()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Iterable<Map.Entry<String, JsonNode>> iterable(JsonNode object) {
@@ -316,7 +541,11 @@ public final class CapacityStandIn implements AutoCloseable {
     private record Answer(int status, byte[] body) {
     }
 
-    private record Written(String table, JsonNode key, boolean check, Charges charges) {
+    /** One item of a transaction: {@code action} is Put, Update, Delete or ConditionCheck. */
+    private record Written(String table, JsonNode key, String action, JsonNode operation, Charges charges) {
+        boolean check() {
+            return action.equals("ConditionCheck");
+        }
     }
 
     /** One incoming call: its headers (signature, date) are reused for the reads and undos it needs. */
@@ -358,6 +587,7 @@ public final class CapacityStandIn implements AutoCloseable {
             // a call passed through keeps its own target (DynamoDB Streams' calls have another prefix)
             request.header(TARGET, original != null && original.endsWith("." + operation) ? original
                     : "DynamoDB_20120810." + operation);
+            forwarded.incrementAndGet();
             HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Answer(response.statusCode(), response.body());
         }
@@ -371,6 +601,40 @@ public final class CapacityStandIn implements AutoCloseable {
                 throw new IllegalStateException("Reading " + key + " failed: " + new String(answer.body()));
             }
             return JSON.readTree(answer.body()).get("Item");
+        }
+
+        /** The items under these keys now (of any tables), in their order: one BatchGetItem, consistent, not charged. */
+        List<JsonNode> items(List<Written> keys) throws IOException, InterruptedException {
+            List<JsonNode> found = new ArrayList<>(java.util.Collections.nCopies(keys.size(), (JsonNode) null));
+            ObjectNode unread = JSON.createObjectNode();
+            for (Written item : keys) {
+                ObjectNode ofTable = unread.has(item.table()) ? (ObjectNode) unread.get(item.table())
+                        : unread.putObject(item.table()).put("ConsistentRead", true);
+                ofTable.withArray("Keys").add(item.key());
+            }
+            while (!unread.isEmpty()) {
+                ObjectNode get = JSON.createObjectNode();
+                get.set("RequestItems", unread);
+                Answer answer = as("BatchGetItem", JSON.writeValueAsBytes(get)).forward(null);
+                if (answer.status() != 200) {
+                    throw new IllegalStateException("Reading " + keys.size() + " items failed: " + new String(answer.body()));
+                }
+                JsonNode response = JSON.readTree(answer.body());
+                for (Map.Entry<String, JsonNode> table : iterable(response.path("Responses"))) {
+                    for (JsonNode item : table.getValue()) {
+                        for (int i = 0; i < keys.size(); i++) {
+                            Written asked = keys.get(i);
+                            if (found.get(i) == null && asked.table().equals(table.getKey()) && hasKey(item, asked.key())) {
+                                found.set(i, item);
+                                break;
+                            }
+                        }
+                    }
+                }
+                JsonNode left = response.path("UnprocessedKeys");
+                unread = left.isObject() ? (ObjectNode) left : JSON.createObjectNode();
+            }
+            return found;
         }
 
         /** Puts the item back as it was (or deletes it, when it was not there). */

@@ -115,6 +115,11 @@ public final class PartitionLedger {
         return thisSecond.getOrDefault(new Key(resource, partition, kind), 0.0);
     }
 
+    /** What every partition took in the current second, so far. */
+    public synchronized Map<Key, Double> usedThisSecond() {
+        return Map.copyOf(thisSecond);
+    }
+
     /** The units of this kind every partition together took in the current second. */
     public synchronized double total(Charge.Kind kind) {
         return thisSecond.entrySet().stream().filter(entry -> entry.getKey().kind() == kind)

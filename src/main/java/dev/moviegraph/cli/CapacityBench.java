@@ -62,67 +62,87 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
 final class CapacityBench {
     private static final String USAGE = "usage: moviegraph.jar benchmark capacity [--movies N] [--rates R,R,...]"
             + " [--hot-share F] [--totals transactional|stream] [--clients N] [--max-throttles N] [--replicas N] [--windows N]"
+            + " [--batch N]"
             + "\n  records streams through a partition-accounting stand-in (DynamoDB's per-key limits) in front of"
-            + "\n  an embedded DynamoDB Local, one simulated second per rate step; prints one line per step";
+            + "\n  an embedded DynamoDB Local, one simulated second per rate step; prints one line per step"
+            + "\n  --batch: recordStream mutations per HTTP request (aliases of one mutation, run in order; 1 to 50)";
     private static final String MONTH = "2024-05";
     private static final String TOKEN = "capacity-benchmark";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Where a later layout keeps a month's top list (one item); a failed condition on it is a merge retried. */
+    static final String TOP_LIST_PREFIX = "toplist#";
 
     /**
      * @param replicas gateways with subscribers, each polling the change feed's log 4 times a second
      * @param windows  TOTALS=stream: counting windows a simulated second (stream shards / tumbling window
      *                 seconds: 4 is 120 shards with 30 s windows); each moves the month's best totals once
+     * @param batch    recordStream mutations a client sends in one HTTP request, as aliases of one mutation
+     *                 (the server runs them one after the other, each the requests it is alone): fewer HTTP
+     *                 round trips, the same DynamoDB requests
      */
     record Options(int movies, List<Integer> rates, double hotShare, String totals, int clients, int maxThrottles,
-                   int replicas, int windows) {
+                   int replicas, int windows, int batch) {
         Options withMovies(int value) {
-            return new Options(value, rates, hotShare, totals, clients, maxThrottles, replicas, windows);
+            return new Options(value, rates, hotShare, totals, clients, maxThrottles, replicas, windows, batch);
         }
 
         Options withRates(List<Integer> value) {
-            return new Options(movies, value, hotShare, totals, clients, maxThrottles, replicas, windows);
+            return new Options(movies, value, hotShare, totals, clients, maxThrottles, replicas, windows, batch);
         }
 
         Options withHotShare(double value) {
-            return new Options(movies, rates, value, totals, clients, maxThrottles, replicas, windows);
+            return new Options(movies, rates, value, totals, clients, maxThrottles, replicas, windows, batch);
         }
 
         Options withTotals(String value) {
-            return new Options(movies, rates, hotShare, value, clients, maxThrottles, replicas, windows);
+            return new Options(movies, rates, hotShare, value, clients, maxThrottles, replicas, windows, batch);
         }
 
         Options withClients(int value) {
-            return new Options(movies, rates, hotShare, totals, value, maxThrottles, replicas, windows);
+            return new Options(movies, rates, hotShare, totals, value, maxThrottles, replicas, windows, batch);
         }
 
         Options withMaxThrottles(int value) {
-            return new Options(movies, rates, hotShare, totals, clients, value, replicas, windows);
+            return new Options(movies, rates, hotShare, totals, clients, value, replicas, windows, batch);
         }
 
         Options withReplicas(int value) {
-            return new Options(movies, rates, hotShare, totals, clients, maxThrottles, value, windows);
+            return new Options(movies, rates, hotShare, totals, clients, maxThrottles, value, windows, batch);
         }
 
         Options withWindows(int value) {
-            return new Options(movies, rates, hotShare, totals, clients, maxThrottles, replicas, value);
+            return new Options(movies, rates, hotShare, totals, clients, maxThrottles, replicas, value, batch);
+        }
+
+        Options withBatch(int value) {
+            return new Options(movies, rates, hotShare, totals, clients, maxThrottles, replicas, windows, value);
         }
     }
 
     /** One step's outcome. */
+    /**
+     * One step's outcome.
+     *
+     * @param top10Requests         the DynamoDB requests the stand-in answered during the step's last top-10 read
+     * @param top10ReportedRequests the same read's {@code extensions.cost.requests}, as the gateway counted them
+     * @param top10Units            the read units the stand-in charged that read, whatever it read
+     * @param topMergeRetries       writes to a month's top list ({@value #TOP_LIST_PREFIX}...) refused by their
+     *                              condition in the step: each a merge read and made again
+     */
     record Step(int rate, int sent, long throttles, int refusedStreams, String hottest, double hottestUnits,
-                String busiestWrite, double busiestWriteUnits,
+                String busiestWrite, double busiestWriteUnits, long top10Requests, long top10ReportedRequests,
                 double top10Units, boolean exact, double writeUnits, double readUnits, int liveReads,
-                int liveFailures, Feed.Second feed) {
+                int liveFailures, Feed.Second feed, long topMergeRetries) {
         String line() {
-            // The issue's form first (rate, throttles, hottest, top10_units, exact), then the rest.
-            return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f top10_units=%.1f exact=%s"
-                            + " busiest_write=%s:%.0f"
+            // The issue's form first (rate, throttles, hottest, top10_requests, top10_units, exact), then the rest.
+            return String.format(Locale.ROOT, "rate=%d throttles=%d hottest=%s:%.0f top10_requests=%d top10_units=%.1f"
+                            + " exact=%s busiest_write=%s:%.0f"
                             + " write_units_per_stream=%.2f read_units_per_stream=%.2f top10_reads_during=%d failed=%d"
-                            + " feed_publishes=%d feed_write_units=%.0f feed_read_units=%.0f%s",
-                    rate, throttles, hottest, hottestUnits, top10Units, exact ? "yes" : "no", busiestWrite,
+                            + " feed_publishes=%d feed_write_units=%.0f feed_read_units=%.0f top_merge_retries=%d%s",
+                    rate, throttles, hottest, hottestUnits, top10Requests, top10Units, exact ? "yes" : "no", busiestWrite,
                     busiestWriteUnits, perStream(writeUnits),
                     perStream(readUnits), liveReads, liveFailures, feed.publishes(), feed.writeUnits(), feed.readUnits(),
-                    sent < rate ? " (stopped after " + sent + " streams: " + refusedStreams + " refused)" : "");
+                    topMergeRetries, sent < rate ? " (stopped after " + sent + " streams: " + refusedStreams + " refused)" : "");
         }
 
         /** Units of the whole second (recording, aggregating, raising floors) per stream sent. */
@@ -151,7 +171,7 @@ final class CapacityBench {
     }
 
     static Options parse(String[] args) {
-        Options options = new Options(10_000, List.of(100, 1_000, 10_000, 100_000), 0.1, "stream", 64, 50, 10, 4);
+        Options options = new Options(10_000, List.of(100, 1_000, 10_000, 100_000), 0.1, "stream", 64, 50, 10, 4, 25);
         try {
             for (int i = 0; i < args.length; i += 2) {
                 String value = args[i + 1];
@@ -165,6 +185,7 @@ final class CapacityBench {
                     case "--max-throttles" -> options.withMaxThrottles(Integer.parseInt(value));
                     case "--replicas" -> options.withReplicas(Integer.parseInt(value));
                     case "--windows" -> options.withWindows(Integer.parseInt(value));
+                    case "--batch" -> options.withBatch(Integer.parseInt(value));
                     default -> throw new IllegalArgumentException(args[i]);
                 };
             }
@@ -175,7 +196,8 @@ final class CapacityBench {
                 && options.rates().stream().allMatch(rate -> rate > 0 && rate <= 1_000_000)
                 && options.hotShare() >= 0 && options.hotShare() < 1 && options.clients() >= 1 && options.clients() <= 512
                 && options.maxThrottles() >= 1 && options.replicas() >= 0 && options.replicas() <= 1_000
-                && options.windows() >= 1 && options.windows() <= 1_000 && List.of("transactional", "stream").contains(options.totals());
+                && options.windows() >= 1 && options.windows() <= 1_000 && options.batch() >= 1 && options.batch() <= 50
+                && List.of("transactional", "stream").contains(options.totals());
         return valid ? options : null;
     }
 
@@ -210,6 +232,7 @@ final class CapacityBench {
                 ledger.limits(PartitionLedger.WRITE_UNITS_PER_SECOND, PartitionLedger.READ_UNITS_PER_SECOND);
                 ledger.second(i + 1);
                 long throttlesBefore = ledger.throttles();
+                CapacityStandIn.Counts stepStart = standIn.counts();
                 int[] movies = new int[rate];
                 int hot = (int) Math.round(rate * options.hotShare());
                 for (int s = 0; s < rate; s++) {
@@ -219,22 +242,28 @@ final class CapacityBench {
                 int first = streamNumber;
                 streamNumber += rate;
                 AtomicInteger next = new AtomicInteger();
+                AtomicInteger attempted = new AtomicInteger();
                 AtomicInteger refused = new AtomicInteger();
                 AtomicBoolean stop = new AtomicBoolean();
                 ExecutorService clients = Executors.newFixedThreadPool(options.clients());
                 for (int c = 0; c < options.clients(); c++) {
                     clients.submit(() -> {
-                        for (int s; !stop.get() && (s = next.getAndIncrement()) < rate; ) {
-                            JsonNode answer = post(http, base, "mutation { recordStream(input: {movieId: \""
-                                    + movieId(movies[s]) + "\", streamId: \"b" + (first + s) + "\", at: \"" + MONTH
-                                    + "-15T12:00:00Z\"}) { counted } }");
-                            if (answer.path("data").path("recordStream").path("counted").asBoolean()) {
-                                counted.incrementAndGet(movies[s]);
-                            } else {
-                                refused.incrementAndGet();
-                            }
-                            if (ledger.throttles() - throttlesBefore >= options.maxThrottles()) {
-                                stop.set(true);
+                        for (int from; !stop.get() && (from = next.getAndAdd(options.batch())) < rate; ) {
+                            int to = Math.min(rate, from + options.batch());
+                            for (int s = from; s < to && !stop.get(); ) {
+                                Recorded recorded = record(http, base, movies, first, s, to - s);
+                                for (int k = 0; k < recorded.attempted(); k++) {
+                                    if (recorded.counted()[k]) {
+                                        counted.incrementAndGet(movies[s + k]);
+                                    } else {
+                                        refused.incrementAndGet();
+                                    }
+                                }
+                                attempted.addAndGet(recorded.attempted());
+                                s += recorded.attempted();
+                                if (ledger.throttles() - throttlesBefore >= options.maxThrottles()) {
+                                    stop.set(true);
+                                }
                             }
                         }
                         return null;
@@ -251,7 +280,7 @@ final class CapacityBench {
                         liveFailures++;
                     }
                 }
-                int sent = Math.min(next.get(), rate);
+                int sent = attempted.get();
                 if (aggregation != null) {
                     aggregation.countStep(http, base, counted.get(0), window(rate, options.windows()));
                 }
@@ -260,14 +289,17 @@ final class CapacityBench {
                 PartitionLedger.Usage busiestWrite = ledger.busiest(Charge.Kind.WRITE).orElse(null);
                 double writeUnits = ledger.total(Charge.Kind.WRITE);
                 double readUnits = ledger.total(Charge.Kind.READ);
-                double topBefore = topReadUnits(ledger);
+                long mergeRetries = standIn.counts().since(stepStart).failedConditions(TOP_LIST_PREFIX);
+                // One top-10 read alone: what the stand-in saw during it is what it cost, whatever the layout reads.
+                CapacityStandIn.Counts topBefore = standIn.counts();
                 JsonNode top = post(http, base, "{ topMovies(month: \"" + MONTH + "\", limit: 10) { streams } }");
-                double topUnits = topReadUnits(ledger) - topBefore;
+                CapacityStandIn.Counts topRead = standIn.counts().since(topBefore);
                 Step step = new Step(rate, sent, ledger.throttles() - throttlesBefore, refused.get(),
                         name(busiest),
                         busiest == null ? 0 : busiest.unitsPerSecond(), name(busiestWrite),
-                        busiestWrite == null ? 0 : busiestWrite.unitsPerSecond(), topUnits, exact(top, counted), writeUnits,
-                        readUnits, liveReads, liveFailures, published);
+                        busiestWrite == null ? 0 : busiestWrite.unitsPerSecond(), topRead.requests(),
+                        top.path("extensions").path("cost").path("requests").asLong(-1), topRead.readUnits(),
+                        exact(top, counted), writeUnits, readUnits, liveReads, liveFailures, published, mergeRetries);
                 out.println(step.line());
                 if (step.throttles() > 0) {
                     out.println("  refused at: " + ledger.refusals().stream().limit(5).map(at -> at.getKey()
@@ -279,14 +311,15 @@ final class CapacityBench {
             out.println(allExact(dynamo.endpoint(), counted));
             out.println();
             out.println("| streams/s offered | throttles | hottest key | its units/s | busiest write key | its units/s"
-                    + " | top-10 read units | exact | write units per stream | read units per stream | feed write / read units |");
-            out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+                    + " | top-10 requests | top-10 read units | exact | write units per stream | read units per stream"
+                    + " | feed write / read units | top merge retries |");
+            out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
             for (Step step : steps) {
-                out.printf(Locale.ROOT, "| %,d | %d | `%s` | %.0f | `%s` | %.0f | %.1f | %s | %.2f | %.2f | %.0f / %.0f |%n",
+                out.printf(Locale.ROOT, "| %,d | %d | `%s` | %.0f | `%s` | %.0f | %d | %.1f | %s | %.2f | %.2f | %.0f / %.0f | %d |%n",
                         step.rate(), step.throttles(), step.hottest(), step.hottestUnits(), step.busiestWrite(),
-                        step.busiestWriteUnits(), step.top10Units(),
+                        step.busiestWriteUnits(), step.top10Requests(), step.top10Units(),
                         step.exact() ? "yes" : "no", step.perStream(step.writeUnits()), step.perStream(step.readUnits()),
-                        step.feed().writeUnits(), step.feed().readUnits());
+                        step.feed().writeUnits(), step.feed().readUnits(), step.topMergeRetries());
             }
         }
         return steps;
@@ -301,15 +334,6 @@ final class CapacityBench {
     private static String name(PartitionLedger.Usage usage) {
         return usage == null ? "-" : usage.key().resource() + "/" + usage.key().partition()
                 + "[" + usage.key().kind().name().toLowerCase(Locale.ROOT) + "]";
-    }
-
-    /** The read units charged so far to the month's top list: every shard's partition of the top index. */
-    private static double topReadUnits(PartitionLedger ledger) {
-        double units = 0;
-        for (int shard = 0; shard < TopShards.COUNT; shard++) {
-            units += ledger.used("moviegraph/index/gsi7", String.format("top#%s#%03d", MONTH, shard), Charge.Kind.READ);
-        }
-        return units;
     }
 
     /** Movies written straight to DynamoDB Local (not charged: the catalog is there before the first second). */
@@ -490,12 +514,74 @@ final class CapacityBench {
         return expected.equals(actual);
     }
 
+    /**
+     * What one request recording streams {@code from}..{@code from + n - 1} came to: how many of them were
+     * tried (the first ones), and which of those were counted.
+     */
+    record Recorded(int attempted, boolean[] counted) {
+    }
+
+    /** The mutation recording {@code n} streams, aliases {@code r0}.. of one document (cached by the server). */
+    static String recordMutation(int n) {
+        StringBuilder variables = new StringBuilder("mutation Record($at: DateTime!");
+        StringBuilder fields = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            variables.append(", $m").append(i).append(": ID!, $s").append(i).append(": ID!");
+            fields.append(" r").append(i).append(": recordStream(input: {movieId: $m").append(i)
+                    .append(", streamId: $s").append(i).append(", at: $at}) { counted }");
+        }
+        return variables.append(") {").append(fields).append(" }").toString();
+    }
+
+    /**
+     * Sends streams {@code from}..{@code from + n - 1} (stream ids {@code b(first + s)}) in one mutation. The
+     * server runs its fields in order, each as it would alone; the first that fails (refused, say) ends the
+     * request and, its result being non-null, takes the others' results with it: those before it were
+     * counted, those after it were not run and are sent again by the caller, so each stream is sent once.
+     */
+    static Recorded record(HttpClient http, URI base, int[] movies, int first, int from, int n) {
+        com.fasterxml.jackson.databind.node.ObjectNode variables = JSON.createObjectNode()
+                .put("at", MONTH + "-15T12:00:00Z");
+        for (int i = 0; i < n; i++) {
+            variables.put("m" + i, movieId(movies[from + i])).put("s" + i, "b" + (first + from + i));
+        }
+        JsonNode answer = post(http, base, DOCUMENTS.computeIfAbsent(n, CapacityBench::recordMutation), variables);
+        JsonNode data = answer.path("data");
+        boolean[] counted = new boolean[n];
+        if (data.isObject()) {
+            for (int i = 0; i < n; i++) {
+                counted[i] = data.path("r" + i).path("counted").asBoolean();
+            }
+            return new Recorded(n, counted);
+        }
+        int failed = n;
+        for (JsonNode error : answer.path("errors")) {
+            String alias = error.path("path").path(0).asText("");
+            if (alias.matches("r\\d+")) {
+                failed = Math.min(failed, Integer.parseInt(alias.substring(1)));
+            }
+        }
+        if (failed == n) {
+            return new Recorded(n, counted); // no field named: the request itself failed, and with it every stream
+        }
+        java.util.Arrays.fill(counted, 0, failed, true); // ran without an error before the one that failed
+        return new Recorded(failed + 1, counted);
+    }
+
+    private static final Map<Integer, String> DOCUMENTS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private static JsonNode post(HttpClient http, URI base, String query) {
+        return post(http, base, query, null);
+    }
+
+    private static JsonNode post(HttpClient http, URI base, String query, JsonNode variables) {
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve("/graphql"))
                     .timeout(Duration.ofSeconds(60))
                     .header("Content-Type", "application/json").header("Authorization", "Bearer " + TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().put("query", query).toString()))
+                    .POST(HttpRequest.BodyPublishers.ofString(variables == null
+                            ? JSON.createObjectNode().put("query", query).toString()
+                            : JSON.createObjectNode().put("query", query).set("variables", variables).toString()))
                     .build(), HttpResponse.BodyHandlers.ofString());
             return JSON.readTree(response.body());
         } catch (Exception e) {

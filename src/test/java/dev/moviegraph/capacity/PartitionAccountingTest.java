@@ -135,6 +135,75 @@ class PartitionAccountingTest {
                 .filter(usage -> usage.key().partition().equals("mov#tt0000001")).findFirst().orElseThrow().unitsPerSecond());
     }
 
+    /** A table with a KEYS_ONLY and an INCLUDE index, as a CreateTable request (or DescribeTable) gives them. */
+    private static final KeySchema PROJECTED = KeySchema.of(json("""
+            {"TableName": "moviegraph",
+             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+             "GlobalSecondaryIndexes": [
+                 {"IndexName": "keys", "KeySchema": [{"AttributeName": "kpk", "KeyType": "HASH"},
+                     {"AttributeName": "streams", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "KEYS_ONLY"}},
+                 {"IndexName": "titled", "KeySchema": [{"AttributeName": "tpk", "KeyType": "HASH"}],
+                  "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["title"]}},
+                 {"IndexName": "every", "KeySchema": [{"AttributeName": "tpk", "KeyType": "HASH"}],
+                  "Projection": {"ProjectionType": "ALL"}}]}
+            """));
+    private final Charges projected = new Charges(PROJECTED);
+
+    @Test
+    void eachIndexsProjectionIsReadFromTheTablesDescription() {
+        assertEquals(List.of(KeySchema.Projection.KEYS_ONLY, KeySchema.Projection.INCLUDE, KeySchema.Projection.ALL),
+                PROJECTED.indexes().stream().map(KeySchema.IndexKeys::projection).toList());
+        assertEquals(java.util.Set.of("title"), PROJECTED.index("titled").nonKeyAttributes());
+        assertEquals(KeySchema.Projection.ALL, SCHEMA.index("gsi2").projection(), "no Projection given: ALL");
+    }
+
+    @Test
+    void aKeysOnlyIndexIsWrittenWhenItsEntryIsCreatedOrItsKeyMovesNotWhenAnotherAttributeChanges() {
+        JsonNode created = projectedItem(5, "A", "x");
+        assertEquals(List.of(new Charge("moviegraph", "mov#1", Charge.Kind.WRITE, 1),
+                        new Charge("moviegraph/index/keys", "k#1", Charge.Kind.WRITE, 1),
+                        new Charge("moviegraph/index/titled", "t#1", Charge.Kind.WRITE, 1),
+                        new Charge("moviegraph/index/every", "t#1", Charge.Kind.WRITE, 1)),
+                projectedWrite(null, created), "the item's creation puts an entry in each index");
+
+        assertEquals(List.of(new Charge("moviegraph", "mov#1", Charge.Kind.WRITE, 1),
+                        new Charge("moviegraph/index/every", "t#1", Charge.Kind.WRITE, 1)),
+                projectedWrite(created, projectedItem(5, "A", "y")),
+                "an attribute only ALL projects: KEYS_ONLY and INCLUDE entries unchanged, not written");
+
+        assertEquals(List.of(new Charge("moviegraph", "mov#1", Charge.Kind.WRITE, 1),
+                        new Charge("moviegraph/index/titled", "t#1", Charge.Kind.WRITE, 1),
+                        new Charge("moviegraph/index/every", "t#1", Charge.Kind.WRITE, 1)),
+                projectedWrite(created, projectedItem(5, "B", "x")), "INCLUDE's own attribute: its entry is written");
+
+        assertEquals(List.of(new Charge("moviegraph", "mov#1", Charge.Kind.WRITE, 2),
+                        new Charge("moviegraph/index/keys", "k#1", Charge.Kind.WRITE, 2),
+                        new Charge("moviegraph/index/keys", "k#1", Charge.Kind.WRITE, 2),
+                        new Charge("moviegraph/index/every", "t#1", Charge.Kind.WRITE, 2)),
+                projected.write(projected.keyOf(created), created, projectedItem(6, "A", "x"), true),
+                "the KEYS_ONLY sort key moved: a delete and a put, doubled in a transaction");
+    }
+
+    @Test
+    void anIndexWriteIsChargedByTheSizeOfItsEntry() {
+        JsonNode big = projectedItem(5, "A", "x".repeat(3_500));
+
+        List<Charge> charged = projectedWrite(null, big);
+
+        assertEquals(List.of(4.0, 1.0, 1.0, 4.0), charged.stream().map(Charge::units).toList(),
+                "the table and ALL take the 3.5 KB item; KEYS_ONLY and INCLUDE their small entries");
+    }
+
+    private List<Charge> projectedWrite(JsonNode before, JsonNode after) {
+        return projected.write(projected.keyOf(after != null ? after : before), before, after, false);
+    }
+
+    private static JsonNode projectedItem(long streams, String title, String other) {
+        return json("""
+                {"pk": {"S": "mov#1"}, "sk": {"S": "tot"}, "kpk": {"S": "k#1"}, "streams": {"N": "%d"},
+                 "tpk": {"S": "t#1"}, "title": {"S": "%s"}, "other": {"S": "%s"}}""".formatted(streams, title, other));
+    }
+
     private List<Charge> write(JsonNode before, JsonNode after, boolean transactional) {
         return charges.write(charges.keyOf(after != null ? after : before), before, after, transactional);
     }

@@ -24,14 +24,17 @@ class CapacityBenchTest {
     void transactionalStreamsSpreadOverTheTopIndexShardsUntilOneMoviesPartitionIsFull() throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         List<CapacityBench.Step> steps = CapacityBench.run(new CapacityBench.Options(50, List.of(400, 1_500), 0,
-                "transactional", 8, 5, 3, 4), new PrintStream(printed, true, StandardCharsets.UTF_8));
+                "transactional", 8, 5, 3, 4, 25), new PrintStream(printed, true, StandardCharsets.UTF_8));
         String output = printed.toString(StandardCharsets.UTF_8);
 
         CapacityBench.Step quiet = steps.get(0);
         assertEquals(0, quiet.throttles(), output);
         assertTrue(quiet.hottestUnits() > 100 && quiet.hottestUnits() < 1_000, output);
         assertTrue(quiet.exact(), output);
-        assertTrue(quiet.top10Units() >= TopShards.COUNT * 0.5, "a Query per shard: " + output);
+        assertEquals(TopShards.COUNT, quiet.top10Requests(), "a Query per shard, as the stand-in saw them: " + output);
+        assertEquals(quiet.top10ReportedRequests(), quiet.top10Requests(), "as the gateway counted them: " + output);
+        assertEquals(TopShards.COUNT * 0.5, quiet.top10Units(), 0.001, "each Query half a unit: " + output);
+        assertEquals(0, quiet.topMergeRetries(), "layout 4 has no top-list item: " + output);
 
         CapacityBench.Step busy = steps.get(1);
         assertTrue(busy.throttles() >= 5, output);
@@ -41,7 +44,8 @@ class CapacityBenchTest {
         assertEquals(busy.hottestUnits(), busy.busiestWriteUnits(), 0.001, "the busiest is a write limit: " + output);
         assertTrue(output.contains(" busiest_write=" + busy.busiestWrite() + ":"), output);
         assertTrue(busy.exact(), "refused streams are not counted: " + output);
-        assertTrue(output.matches("(?s).*rate=1500 throttles=\\d+ hottest=\\S+:\\d+ top10_units=[0-9.]+ exact=(yes|no) .*"),
+        assertTrue(output.matches("(?s).*rate=1500 throttles=\\d+ hottest=\\S+:\\d+ top10_requests=16 top10_units=8\\.0"
+                        + " exact=(yes|no) busiest_write=.* write_units_per_stream=.* feed_read_units=\\d+ top_merge_retries=0.*"),
                 "the line's form: " + output);
         assertTrue(output.contains("| streams/s offered | throttles |"), output);
         // The change feed's log: 1,500 streams a second is two stream shards, each publishing once (a ticket
@@ -56,7 +60,7 @@ class CapacityBenchTest {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         // Half of 1,000 streams on one movie: twice what its partition takes with TOTALS=transactional.
         List<CapacityBench.Step> steps = CapacityBench.run(new CapacityBench.Options(200, List.of(1_000), 0.5,
-                "stream", 8, 5, 3, 1), new PrintStream(printed, true, StandardCharsets.UTF_8));
+                "stream", 8, 5, 3, 1, 25), new PrintStream(printed, true, StandardCharsets.UTF_8));
         String output = printed.toString(StandardCharsets.UTF_8);
 
         CapacityBench.Step step = steps.get(0);
@@ -70,12 +74,39 @@ class CapacityBenchTest {
     }
 
     @Test
+    void streamsSentManyToARequestChargeWhatStreamsSentOneByOneCharge() throws Exception {
+        // One client, so the streams reach the table (and the aggregator's windows) in the same order both times.
+        CapacityBench.Options oneByOne = new CapacityBench.Options(60, List.of(300), 0.2, "stream", 1, 5, 1, 2, 1);
+        List<CapacityBench.Step> alone = CapacityBench.run(oneByOne, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8));
+        List<CapacityBench.Step> batched = CapacityBench.run(oneByOne.withBatch(20), new PrintStream(
+                new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+        for (int i = 0; i < alone.size(); i++) {
+            CapacityBench.Step one = alone.get(i);
+            CapacityBench.Step many = batched.get(i);
+            assertEquals(one.sent(), many.sent());
+            assertEquals(0, many.throttles());
+            assertEquals(one.refusedStreams(), many.refusedStreams());
+            // Writes do not depend on the machine's time; reads do (the gateway's caches of a real second, the live
+            // top-10 reads once a real second), and fewer real seconds pass when the streams come 20 to a request.
+            assertEquals(one.writeUnits(), many.writeUnits(), 0.001, "step " + i);
+            assertEquals(one.feed(), many.feed());
+            assertEquals(one.top10Units(), many.top10Units(), 0.001);
+            assertTrue(one.exact() && many.exact());
+        }
+    }
+
+    @Test
     void optionsOutOfRangeAreRefused() {
         assertNull(CapacityBench.parse(new String[] {"--totals", "sometimes"}));
         assertNull(CapacityBench.parse(new String[] {"--rates", "100,-5"}));
         assertNull(CapacityBench.parse(new String[] {"--movies"}));
         assertNull(CapacityBench.parse(new String[] {"--windows", "0"}));
         assertEquals(8, CapacityBench.parse(new String[] {"--windows", "8"}).windows());
+        assertNull(CapacityBench.parse(new String[] {"--batch", "51"}), "past the server's 50 aliases");
+        assertEquals(25, CapacityBench.parse(new String[0]).batch());
+        assertEquals(1, CapacityBench.parse(new String[] {"--batch", "1"}).batch());
     }
 
     @Test
