@@ -97,25 +97,19 @@ class CountStreamsHandlerTest {
         return String.format("tt5%07d", movie);
     }
 
-    /**
-     * Records streams of a month of its own through the gateway's writer (TOTALS=stream): movie m, m % 7 + 1
-     * times, four at a time as a gateway's write threads would (each stream is one put of its own item), all
-     * acknowledged before it returns.
-     */
+    /** Records streams of a month of its own through the gateway's writer (TOTALS=stream): movie m, m % 7 + 1 times. */
     private static Map<String, Long> record(String month, int movies) {
         ExecutorService executor = Executors.newFixedThreadPool(4);
         DynamoCatalogWriter writer = new DynamoCatalogWriter(client, TABLE, TotalsMode.STREAM, executor);
         Map<String, Long> expected = new LinkedHashMap<>();
-        List<java.util.concurrent.CompletableFuture<?>> written = new ArrayList<>();
         try {
             for (int m = 0; m < movies; m++) {
                 for (int s = 0; s <= m % 7; s++) {
-                    written.add(writer.recordStream(new StreamRecord(MovieId.of(id(m)), month + "-" + m + "-" + s,
-                            Instant.parse(month + "-03T10:00:00Z")), new CallContext(new GatewayMetrics(), List.of("t"))));
+                    writer.recordStream(new StreamRecord(MovieId.of(id(m)), month + "-" + m + "-" + s,
+                            Instant.parse(month + "-03T10:00:00Z")), new CallContext(new GatewayMetrics(), List.of("t"))).join();
                 }
                 expected.put(id(m), (long) m % 7 + 1);
             }
-            written.forEach(java.util.concurrent.CompletableFuture::join);
         } finally {
             executor.shutdown();
         }
