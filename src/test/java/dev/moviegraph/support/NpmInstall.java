@@ -9,9 +9,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * One {@code npm ci} at a time into a folder, across the test JVMs: Surefire runs test classes in two
- * forks, and two installs into one {@code node_modules} (each deleting it first) would break each
- * other, and a script run while the other fork reinstalls. The lock is a file under {@code target/}.
+ * One {@code npm ci} at a time into a folder, across the test JVMs: with {@code -Dsurefire.forkCount=2}
+ * Surefire runs test classes in two forks, and two installs into one {@code node_modules} (each deleting
+ * it first) would break each other, and a script run while the other fork reinstalls. The lock is a file
+ * under {@code target/}.
  */
 public final class NpmInstall {
     private NpmInstall() {
