@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.support.Node;
+import dev.moviegraph.support.NpmInstall;
 import dev.moviegraph.support.TestServer;
 
 import java.nio.file.Files;
@@ -28,9 +29,11 @@ class GraphQLOverHttpAuditTest {
 
     @Test
     void everyMustAndShouldAuditOfGraphqlHttpPasses() {
-        if (!Files.isDirectory(AUDIT.resolve("node_modules").resolve("graphql-http"))) {
-            run(List.of("npm", "ci", "--prefix", AUDIT.toString(), "--no-audit", "--no-fund", "--silent"), 300);
-        }
+        NpmInstall.locked(AUDIT, () -> {
+            if (!Files.isDirectory(AUDIT.resolve("node_modules").resolve("graphql-http"))) {
+                run(List.of("npm", "ci", "--prefix", AUDIT.toString(), "--no-audit", "--no-fund", "--silent"), 300);
+            }
+        });
 
         String output = run(List.of("node", AUDIT.resolve("audit.mjs").toString(),
                 "http://127.0.0.1:" + TestServer.get().port() + "/graphql"), 120);

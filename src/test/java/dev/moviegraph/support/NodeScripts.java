@@ -52,17 +52,19 @@ public final class NodeScripts {
 
     /**
      * {@code npm ci} once per JVM when {@code node_modules} is missing or older than the lock file (a
-     * package added since the last install).
+     * package added since the last install), one JVM at a time ({@link NpmInstall}).
      */
     private static synchronized void install() {
         if (installed) {
             return;
         }
-        if (!upToDate()) {
-            Node.Result npm = Node.run(List.of("npm", "ci", "--prefix", DIR.toString(), "--no-audit", "--no-fund"),
-                    INSTALL_SECONDS);
-            assertTrue(npm.exitCode() == 0, "npm ci failed: " + npm);
-        }
+        NpmInstall.locked(DIR, () -> {
+            if (!upToDate()) {
+                Node.Result npm = Node.run(List.of("npm", "ci", "--prefix", DIR.toString(), "--no-audit", "--no-fund"),
+                        INSTALL_SECONDS);
+                assertTrue(npm.exitCode() == 0, "npm ci failed: " + npm);
+            }
+        });
         installed = true;
     }
 
