@@ -14,7 +14,6 @@ import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.StreamAggregator;
 import dev.moviegraph.dynamo.TableAdmin;
 import dev.moviegraph.dynamo.TableModel;
-import dev.moviegraph.dynamo.TopShards;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.metrics.GatewayMetrics;
 
@@ -217,9 +216,9 @@ final class CapacityBench {
                      ? Aggregation.start(standIn.endpoint(), dynamo.endpoint()) : null;
              Feed feed = new Feed(standIn.endpoint(), ledger, options.replicas())) {
             load(dynamo.endpoint(), options.movies());
-            out.printf(Locale.ROOT, "%d movies, TOTALS=%s, hot movie %.0f%% of each step, layout %d (the top list in %d"
-                    + " partitions a month)%s%n", options.movies(), options.totals(), 100 * options.hotShare(),
-                    TableModel.LAYOUT_VERSION, TopShards.COUNT, options.totals().equals("stream")
+            out.printf(Locale.ROOT, "%d movies, TOTALS=%s, hot movie %.0f%% of each step, layout %d (the top list one item"
+                    + " a month)%s%n", options.movies(), options.totals(), 100 * options.hotShare(),
+                    TableModel.LAYOUT_VERSION, options.totals().equals("stream")
                             ? ", " + options.windows() + " counting windows a second" : "");
             URI base = URI.create("http://127.0.0.1:" + server.port());
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

@@ -9,7 +9,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import dev.moviegraph.dynamo.TopShards;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,20 +30,20 @@ class CapacityBenchTest {
         assertEquals(0, quiet.throttles(), output);
         assertTrue(quiet.hottestUnits() > 100 && quiet.hottestUnits() < 1_000, output);
         assertTrue(quiet.exact(), output);
-        assertEquals(TopShards.COUNT, quiet.top10Requests(), "a Query per shard, as the stand-in saw them: " + output);
+        assertEquals(1, quiet.top10Requests(), "one GetItem of the month's list, as the stand-in saw it: " + output);
         assertEquals(quiet.top10ReportedRequests(), quiet.top10Requests(), "as the gateway counted them: " + output);
-        assertEquals(TopShards.COUNT * 0.5, quiet.top10Units(), 0.001, "each Query half a unit: " + output);
-        assertEquals(0, quiet.topMergeRetries(), "layout 4 has no top-list item: " + output);
+        assertEquals(0.5, quiet.top10Units(), 0.001, "a list of 50 entries is under 4 KB: half a unit: " + output);
+        assertEquals(0, quiet.topMergeRetries(), "one gateway merges a month's list one merge at a time: " + output);
 
         CapacityBench.Step busy = steps.get(1);
         assertTrue(busy.throttles() >= 5, output);
-        assertTrue(busy.hottest().contains("mov#tt00000002") || busy.hottest().startsWith("moviegraph/index/gsi7/top#2024-05#"),
+        assertTrue(busy.hottest().contains("mov#tt00000002") || busy.hottest().contains("toplist#2024-05"),
                 output);
         assertTrue(busy.hottestUnits() > 990 && busy.hottestUnits() <= 1_000, output);
         assertEquals(busy.hottestUnits(), busy.busiestWriteUnits(), 0.001, "the busiest is a write limit: " + output);
         assertTrue(output.contains(" busiest_write=" + busy.busiestWrite() + ":"), output);
         assertTrue(busy.exact(), "refused streams are not counted: " + output);
-        assertTrue(output.matches("(?s).*rate=1500 throttles=\\d+ hottest=\\S+:\\d+ top10_requests=16 top10_units=8\\.0"
+        assertTrue(output.matches("(?s).*rate=1500 throttles=\\d+ hottest=\\S+:\\d+ top10_requests=1 top10_units=0\\.5"
                         + " exact=(yes|no) busiest_write=.* write_units_per_stream=.* feed_read_units=\\d+ top_merge_retries=0.*"),
                 "the line's form: " + output);
         assertTrue(output.contains("| streams/s offered | throttles |"), output);
