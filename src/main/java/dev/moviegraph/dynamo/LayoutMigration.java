@@ -3,16 +3,20 @@ package dev.moviegraph.dynamo;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.KnownFor;
+import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Role;
+import dev.moviegraph.catalog.TopList;
 
 import java.time.Duration;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -35,11 +39,13 @@ import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 
@@ -67,6 +73,12 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
  * known of the movies they are credited on). Every step is idempotent and a run starts by recording
  * "layout 1" when nothing is recorded, so a run cut short leaves a table servers still refuse, and running
  * the command again finishes it from the step it was in.
+ *
+ * <p>Layout 5's step (from 4) creates the keys-only gsi8, gives every total its key, rates every movie's list
+ * entries and rebuilds each month's top list item from the totals; gateways of layout 4 may count meanwhile,
+ * and the run after they are stopped settles: what they counted since is merged, gsi7 is emptied, the floors
+ * are deleted. A run from below layout 4 skips layout 4's step (nothing of it survives in 5) and settles at
+ * once.
  */
 public final class LayoutMigration {
     /** Layout 1's names, as commit e55db79 wrote them: read here and nowhere else. */
@@ -102,6 +114,12 @@ public final class LayoutMigration {
         static final int SHARDS = 16;
         /** Layout 4's floor items, {@code pk = sk = topfloor#{month}}. */
         static final String FLOOR_PREFIX = "topfloor#";
+        static final String GSI7 = Index.GSI7.indexName();
+        /**
+         * The meta item that says layout 4's gsi7 was emptied and its floors deleted once no gateway of layout 4
+         * wrote any more.
+         */
+        static final String SETTLED = "layout4-settled";
 
         static String partition(dev.moviegraph.catalog.MonthlyStreams total) {
             return "top#" + total.month() + "#" + TopShards.label(TopShards.of(total.movieId(), SHARDS));
@@ -117,6 +135,8 @@ public final class LayoutMigration {
     }
 
     private static final int SEGMENTS = 8;
+    /** Updates or transactions one thread of the migration keeps in flight. */
+    private static final int IN_FLIGHT = 16;
     /**
      * Between looks at an index being built: from {@link #FIRST_POLL}, doubling up to {@link #POLL}. DynamoDB
      * takes minutes and the doubling soon reaches 2 s; DynamoDB Local builds an index at once.
@@ -133,12 +153,14 @@ public final class LayoutMigration {
     private final AtomicLong people = new AtomicLong();
     private final AtomicLong credits = new AtomicLong();
     private final AtomicLong entries = new AtomicLong();
+    private final AtomicLong totals = new AtomicLong();
     /** The last layout this run migrates to: the model's, or an earlier one for tests of a later step. */
     private final int upTo;
     private final List<Step> chain = List.of(
             new Step(2, "people, credits and the person index", this::layout1To2),
             new Step(3, "search and list indexes, entries and counts", this::layout2To3),
-            new Step(4, "the month's top list in " + Layout4.SHARDS + " partitions (gsi7)", this::layout3To4));
+            new Step(4, "the month's top list in " + Layout4.SHARDS + " partitions (gsi7)", this::layout3To4),
+            new Step(5, "the month's top list as one item, gsi8, list entries with ratings", this::layout4To5));
 
     /**
      * {@code dropLayout1Index}: delete layout 1's gsi1 once the new index serves (on DynamoDB; DynamoDB
@@ -164,7 +186,9 @@ public final class LayoutMigration {
         switch (admin.layout()) {
             case CURRENT -> {
                 dropLayout1Index();
-                if (settleLayout3()) {
+                boolean settled = settle(true, true);
+                dropSettledIndexes();
+                if (settled) {
                     long millis = (System.nanoTime() - started) / 1_000_000;
                     return new Summary(false, scanned.get(), 0, 0, 0, entries.get(), millis);
                 }
@@ -200,6 +224,14 @@ public final class LayoutMigration {
         // run cut short starts again at the step it was in, and every step is idempotent.
         for (Step step : chain) {
             if (step.to() > from && step.to() <= upTo) {
+                if (step.to() == 4 && upTo > 4) {
+                    // Layout 4's gsi7 and ranks are what layout 5's step and settling take away again: on a run
+                    // that goes on to 5, building the index (a backfill billed per total) and ranking every total
+                    // would be work undone minutes later. The table stays "layout 3" until layout 5 is recorded,
+                    // so no gateway of layout 4 can serve it meanwhile, and a run cut short starts from 3 again.
+                    progress.accept("Skipping layout 4's step (gsi7, ranks): layout 5 has neither");
+                    continue;
+                }
                 progress.accept("Migrating table " + table + " from layout " + (step.to() - 1) + " to layout " + step.to()
                         + ": " + step.what());
                 step.run().run();
@@ -207,12 +239,15 @@ public final class LayoutMigration {
                 from = step.to();
             }
         }
-        if (startedFrom < 3 && from == TableModel.LAYOUT_VERSION) {
-            // Gateways of layouts 1 and 2 are stopped before a migration (see requireLayout): nothing of layout 3
-            // can count a stream after the ranks were set, so its gsi2 is emptied now.
-            settleLayout3();
+        if (startedFrom < 4 && from == TableModel.LAYOUT_VERSION) {
+            // Gateways of layouts 1 and 2 are stopped before a migration (see requireLayout), and no gateway of
+            // layout 4 ever served a table that was below it: nothing they write can have been counted after this
+            // run's Scans, so their indexes are emptied now. Gateways of layout 3 may still be counting when the
+            // run started from layout 3: its gsi2 waits for the next run.
+            settle(startedFrom < 3, true);
         }
         dropLayout1Index();
+        dropSettledIndexes();
         long millis = (System.nanoTime() - started) / 1_000_000;
         progress.accept(String.format("Table %s has layout %d (%,d ms)", table, from, millis));
         return new Summary(false, scanned.get(), movies.get(), people.get(), credits.get(), entries.get(), millis);
@@ -256,48 +291,268 @@ public final class LayoutMigration {
      * total's streams in the same update ({@code trank = streams + fraction}), so a stream counted by a
      * gateway of layout 3 at the same moment is neither lost nor counted twice: the update never writes
      * {@code streams}. Totals keep their gsi2 key, so gateways of layout 3 serve their top lists until they
-     * are stopped; {@link #settleLayout3} then takes it away.
+     * are stopped; {@link #settle} then takes it away. A run that goes on to layout 5 skips this step.
      */
     private void layout3To4() {
         buildIndex(Index.GSI7);
-        scanAll(page -> rankTotals(page, false));
+        scanAll(this::rankTotals);
         progress.accept(String.format("Totals done: %,d scanned, %,d ranked. Once no gateway of layout 3 runs, run "
                 + "migrate again: it ranks the totals they counted since and empties layout 3's gsi2", scanned.get(),
                 entries.get()));
     }
 
     /**
-     * Once a table has layout 4 and layout 3's gsi2 still exists and was not settled: ranks again every total
-     * that still has its gsi2 key (a gateway of layout 3 may have counted it after the step ranked it) and
-     * removes that key, so gsi2 is empty and costs no more writes; deletes gsi2 where the engine can.
+     * Layout 4 to 5: the keys-only index gsi8, then one Scan: every total gets its gsi8 key (an update that
+     * never writes {@code streams}, so gateways of layout 4 may count the whole time) and is offered to its
+     * month's best {@value TopLists#KEPT}; every movie's list entries that do not copy its rating yet are
+     * written again. Then each month's top list is rebuilt from its best totals, read again ({@link
+     * TopLists#rebuild}). Totals keep layout 4's gsi7 key and rank and the floors stay, so gateways of layout 4
+     * go on serving; {@link #settle} takes them away once they are stopped.
      */
-    private boolean settleLayout3() {
-        if (globalIndex(describe(), Layout3.GSI2) == null || new TableAdmin(client, table).marker(Layout3.SETTLED)) {
+    private void layout4To5() {
+        buildIndex(Index.GSI8);
+        BestTotals best = new BestTotals();
+        RatedEntries rated = new RatedEntries();
+        scanAll(page -> {
+            keyTotals(page, best, List.of());
+            rated.collect(page);
+        });
+        rateEntries(rated);
+        rebuildLists(best);
+        progress.accept(String.format("Totals done: %,d scanned, %,d totals keyed, %,d list entries rated, %,d months"
+                + " listed. Once no gateway of layout 4 runs, run migrate again: it merges what they counted since into"
+                + " the lists, empties gsi7 and deletes the floors", scanned.get(), totals.get(), entries.get(),
+                best.months()));
+    }
+
+    /**
+     * Once no gateway of an earlier layout writes (see the callers): takes every total out of the top indexes of
+     * layouts 3 ({@code three}: gsi2) and 4 ({@code four}: gsi7), each only while it exists and was not settled,
+     * gives the totals that lack it their gsi8 key (one an old gateway created after the step), rebuilds every
+     * month's top list from one more Scan (an old gateway may have counted after the step read a total), deletes
+     * layout 4's floors, and records each settling. Returns whether there was anything to settle.
+     */
+    private boolean settle(boolean three, boolean four) {
+        TableDescription description = describe();
+        TableAdmin admin = new TableAdmin(client, table);
+        boolean layout3 = three && globalIndex(description, Layout3.GSI2) != null && !admin.marker(Layout3.SETTLED);
+        boolean layout4 = four && globalIndex(description, Layout4.GSI7) != null && !admin.marker(Layout4.SETTLED);
+        if (!layout3 && !layout4) {
             return false;
         }
-        progress.accept("Settling layout 3's top index " + Layout3.GSI2 + ": every total ranked again and taken out of it");
-        scanAll(page -> rankTotals(page, true));
-        new TableAdmin(client, table).mark(Layout3.SETTLED);
-        progress.accept(String.format("Settled: %,d items scanned, %,d totals ranked again", scanned.get(), entries.get()));
-        dropIndex(Layout3.GSI2);
+        List<String> removing = new ArrayList<>();
+        List<String> indexes = new ArrayList<>();
+        if (layout3) {
+            removing.add(Layout3.GSI2_PK);
+            indexes.add(Layout3.GSI2);
+        }
+        if (layout4) {
+            removing.addAll(List.of(Layout4.GSI7_PK, Layout4.TOP_RANK));
+            indexes.add(Layout4.GSI7);
+        }
+        progress.accept("Settling the top index " + String.join(" and ", indexes)
+                + ": every total taken out of it, every month's top list merged again");
+        BestTotals best = new BestTotals();
+        scanAll(page -> {
+            keyTotals(page, best, removing);
+            if (layout4) {
+                deleteFloors(page);
+            }
+        });
+        rebuildLists(best);
+        if (layout3) {
+            admin.mark(Layout3.SETTLED);
+        }
+        if (layout4) {
+            admin.mark(Layout4.SETTLED);
+        }
+        progress.accept(String.format("Settled: %,d items scanned, %,d totals rewritten, %,d months listed",
+                scanned.get(), totals.get(), best.months()));
         return true;
     }
 
-    /** Gives each total of the page its top-index key and rank, and takes its gsi2 key away when {@code settle}. */
-    private void rankTotals(List<Map<String, AttributeValue>> page, boolean settle) {
+    /** Deletes the index of an earlier layout once it was settled (again on every run, until it is gone). */
+    private void dropSettledIndexes() {
+        TableAdmin admin = new TableAdmin(client, table);
+        if (admin.marker(Layout3.SETTLED)) {
+            dropIndex(Layout3.GSI2);
+        }
+        if (admin.marker(Layout4.SETTLED)) {
+            dropIndex(Layout4.GSI7);
+        }
+    }
+
+    /**
+     * Offers each total of the page to its month's best, and gives it its gsi8 key and takes {@code removing}
+     * away where it needs that: an update that never writes {@code streams}, on condition that the total is
+     * still there (one deleted since stays deleted).
+     */
+    private void keyTotals(List<Map<String, AttributeValue>> page, BestTotals best, List<String> removing) {
+        List<UpdateItemRequest> updates = new ArrayList<>();
+        for (Map<String, AttributeValue> item : page) {
+            if (!TableModel.is(item, TableModel.TOTAL)) {
+                continue;
+            }
+            MonthlyStreams total = TableModel.TOTAL.decode(item);
+            best.offer(total);
+            List<String> present = removing.stream().filter(item::containsKey).toList();
+            if (item.containsKey(TableModel.GSI8_PK) && present.isEmpty()) {
+                continue;
+            }
+            Map<String, String> names = new HashMap<>(Map.of("#pk", TableModel.PK, "#key", TableModel.GSI8_PK));
+            List<String> removed = new ArrayList<>();
+            for (int i = 0; i < present.size(); i++) {
+                names.put("#old" + i, present.get(i));
+                removed.add("#old" + i);
+            }
+            String expression = "SET #key = if_not_exists(#key, :key)"
+                    + (removed.isEmpty() ? "" : " REMOVE " + String.join(", ", removed));
+            updates.add(UpdateItemRequest.builder().tableName(table).key(TableModel.keyOf(item))
+                    .updateExpression(expression)
+                    .conditionExpression("attribute_exists(#pk)")
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(Map.of(":key", TableModel.TOTAL.encode(total).get(TableModel.GSI8_PK)))
+                    .build());
+        }
+        // A page holds thousands of totals: a few dozen updates in flight per segment, not all of them at once.
+        for (List<UpdateItemRequest> chunk : Batches.chunks(updates, IN_FLIGHT)) {
+            CompletableFuture.allOf(chunk.stream().map(update -> client.updateItem(update).handle((done, failure) -> {
+                if (failure != null && !(failure.getCause() instanceof ConditionalCheckFailedException)) {
+                    throw failure instanceof java.util.concurrent.CompletionException completion
+                            ? completion : new java.util.concurrent.CompletionException(failure);
+                }
+                totals.incrementAndGet();
+                return null;
+            })).toArray(CompletableFuture[]::new)).join();
+        }
+    }
+
+    /** Deletes layout 4's floor items of the page. */
+    private void deleteFloors(List<Map<String, AttributeValue>> page) {
+        List<CompletableFuture<?>> deletes = new ArrayList<>();
+        for (Map<String, AttributeValue> item : page) {
+            if (item.get(TableModel.PK).s().startsWith(Layout4.FLOOR_PREFIX)) {
+                deletes.add(client.deleteItem(delete -> delete.tableName(table).key(TableModel.keyOf(item))));
+            }
+        }
+        CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).join();
+    }
+
+    /** Each month's list rebuilt from the best totals a Scan found (and what the list holds), a few months at once. */
+    private void rebuildLists(BestTotals best) {
+        TopLists lists = new TopLists(client, table);
+        ExecutorService months = Executors.newFixedThreadPool(SEGMENTS, daemon("moviegraph-migrate-lists"));
+        try {
+            List<CompletableFuture<Void>> rebuilt = best.lists().stream().map(list -> CompletableFuture.runAsync(
+                    () -> lists.rebuild(list, dev.moviegraph.catalog.CallContext.NONE), months)).toList();
+            CompletableFuture.allOf(rebuilt.toArray(CompletableFuture[]::new)).join();
+        } finally {
+            months.shutdownNow();
+        }
+    }
+
+    /** Each month's best {@value TopLists#KEPT} totals a Scan offered (best first, ties by the lower movie id). */
+    private static final class BestTotals {
+        private final Map<YearMonth, PriorityQueue<MonthlyStreams>> byMonth = new HashMap<>();
+
+        synchronized void offer(MonthlyStreams total) {
+            if (total.streams() <= 0) {
+                return;
+            }
+            PriorityQueue<MonthlyStreams> best = byMonth.computeIfAbsent(total.month(),
+                    month -> new PriorityQueue<>(TopShards.BEST_FIRST.reversed()));
+            best.add(total);
+            if (best.size() > TopLists.KEPT) {
+                best.poll(); // the worst of them
+            }
+        }
+
+        synchronized int months() {
+            return byMonth.size();
+        }
+
+        /** Each month's best as a list: its floor the last one's streams when it holds all it keeps, else 0. */
+        synchronized List<TopList> lists() {
+            List<TopList> lists = new ArrayList<>();
+            byMonth.forEach((month, best) -> {
+                List<MonthlyStreams> entries = best.stream().sorted(TopShards.BEST_FIRST).toList();
+                long floor = entries.size() == TopLists.KEPT ? entries.get(entries.size() - 1).streams() : 0;
+                lists.add(new TopList(month, floor, entries));
+            });
+            return lists;
+        }
+    }
+
+    /** Movies and their list entries as a Scan found them, to give the entries their movie's rating. */
+    private static final class RatedEntries {
+        private final Map<MovieId, Map<String, AttributeValue>> movies = new ConcurrentHashMap<>();
+        private final Map<Map<String, AttributeValue>, Map<String, AttributeValue>> entries = new ConcurrentHashMap<>();
+
+        void collect(List<Map<String, AttributeValue>> page) {
+            for (Map<String, AttributeValue> item : page) {
+                if (TableModel.is(item, TableModel.MOVIE)) {
+                    movies.put(TableModel.MOVIE.decode(item).id(), item);
+                } else if (TableModel.is(item, TableModel.MOVIE_LIST)) {
+                    entries.put(TableModel.keyOf(item), item);
+                }
+            }
+        }
+    }
+
+    /**
+     * Writes again each movie's list entries that differ from what the movie gives ({@link SearchEntries#of}, the
+     * rating copied), in one transaction per movie on condition that the movie is still the one the Scan read (its
+     * version): a gateway of layout 4 that wrote the movie since wrote its entries too.
+     */
+    private void rateEntries(RatedEntries rated) {
+        List<TransactWriteItemsRequest> writes = new ArrayList<>();
+        rated.movies.forEach((id, movieItem) -> {
+            List<TransactWriteItem> puts = new ArrayList<>();
+            for (Map<String, AttributeValue> entry : SearchEntries.of(TableModel.MOVIE.decode(movieItem))) {
+                if (TableModel.is(entry, TableModel.MOVIE_LIST) && !entry.equals(rated.entries.get(TableModel.keyOf(entry)))) {
+                    puts.add(TransactWriteItem.builder().put(put -> put.tableName(table).item(entry)).build());
+                }
+            }
+            if (puts.isEmpty()) {
+                return;
+            }
+            AttributeValue version = movieItem.get(TableModel.VERSION);
+            puts.add(TransactWriteItem.builder().conditionCheck(check -> check.tableName(table)
+                    .key(TableModel.keyOf(movieItem))
+                    .conditionExpression(version == null ? "attribute_exists(#pk) AND attribute_not_exists(#version)"
+                            : "#version = :version")
+                    .expressionAttributeNames(version == null ? Map.of("#pk", TableModel.PK, "#version", TableModel.VERSION)
+                            : Map.of("#version", TableModel.VERSION))
+                    .expressionAttributeValues(version == null ? null : Map.of(":version", version))).build());
+            writes.add(TransactWriteItemsRequest.builder().transactItems(puts).build());
+        });
+        for (List<TransactWriteItemsRequest> chunk : Batches.chunks(writes, IN_FLIGHT)) {
+            CompletableFuture.allOf(chunk.stream().map(write -> client.transactWriteItems(write)
+                    .handle((done, failure) -> {
+                        if (failure == null) {
+                            entries.addAndGet(write.transactItems().size() - 1);
+                        } else if (!(failure.getCause() instanceof TransactionCanceledException canceled)
+                                || canceled.cancellationReasons().stream()
+                                        .noneMatch(reason -> "ConditionalCheckFailed".equals(reason.code()))) {
+                            throw failure instanceof java.util.concurrent.CompletionException completion
+                                    ? completion : new java.util.concurrent.CompletionException(failure);
+                        }
+                        return null;
+                    })).toArray(CompletableFuture[]::new)).join();
+        }
+    }
+
+    /** Gives each total of the page layout 4's top-index key and rank. */
+    private void rankTotals(List<Map<String, AttributeValue>> page) {
         List<CompletableFuture<?>> updates = new ArrayList<>();
         for (Map<String, AttributeValue> item : page) {
-            if (!TableModel.is(item, TableModel.TOTAL) || settle && !item.containsKey(Layout3.GSI2_PK)) {
+            if (!TableModel.is(item, TableModel.TOTAL)) {
                 continue;
             }
             dev.moviegraph.catalog.MonthlyStreams total = TableModel.TOTAL.decode(item);
-            Map<String, String> names = new HashMap<>(Map.of("#pk", TableModel.PK, "#top", Layout4.GSI7_PK,
-                    "#rank", Layout4.TOP_RANK, "#streams", TableModel.STREAMS));
-            String expression = "SET #top = :top, #rank = if_not_exists(#streams, :zero) + :fraction";
-            if (settle) {
-                names.put("#old", Layout3.GSI2_PK);
-                expression += " REMOVE #old";
-            }
+            Map<String, String> names = Map.of("#pk", TableModel.PK, "#top", Layout4.GSI7_PK,
+                    "#rank", Layout4.TOP_RANK, "#streams", TableModel.STREAMS);
+            final String expression = "SET #top = :top, #rank = if_not_exists(#streams, :zero) + :fraction";
             updates.add(client.updateItem(UpdateItemRequest.builder().tableName(table).key(TableModel.keyOf(item))
                     .updateExpression(expression)
                     .conditionExpression("attribute_exists(#pk)") // a total deleted since stays deleted
@@ -382,11 +637,7 @@ public final class LayoutMigration {
 
     /** Every item of the table, page by page, to {@code pages}, in parallel segments. */
     private void scanAll(Consumer<List<Map<String, AttributeValue>>> pages) {
-        ExecutorService segments = Executors.newFixedThreadPool(SEGMENTS, runnable -> {
-            Thread thread = new Thread(runnable, "moviegraph-migrate");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService segments = Executors.newFixedThreadPool(SEGMENTS, daemon("moviegraph-migrate"));
         try {
             List<Future<?>> running = new ArrayList<>();
             for (int segment = 0; segment < SEGMENTS; segment++) {
@@ -415,6 +666,14 @@ public final class LayoutMigration {
         } finally {
             segments.shutdownNow();
         }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     private void scanSegment(int segment, Consumer<List<Map<String, AttributeValue>>> pages) {
@@ -513,8 +772,8 @@ public final class LayoutMigration {
             TableDescription description = describe();
             GlobalSecondaryIndexDescription index = globalIndex(description, name);
             if (index == null) {
-                progress.accept("Creating index " + name + " on (" + model.partitionKey() + ", "
-                        + model.sortKey() + "); DynamoDB backfills it from the items");
+                progress.accept("Creating index " + name + " on (" + model.partitionKey()
+                        + (model.sortKey() == null ? "" : ", " + model.sortKey()) + "); DynamoDB backfills it from the items");
                 createIndex(description, model);
             } else if (index.indexStatus() == IndexStatus.ACTIVE && !Boolean.TRUE.equals(index.backfilling())) {
                 return;
@@ -554,8 +813,7 @@ public final class LayoutMigration {
     }
 
     private void createIndex(TableDescription description, Index index) {
-        GlobalSecondaryIndex model = TableModel.createTableRequest(table).globalSecondaryIndexes().stream()
-                .filter(declared -> declared.indexName().equals(index.indexName())).findFirst().orElseThrow();
+        GlobalSecondaryIndex model = TableModel.globalIndex(index);
         CreateGlobalSecondaryIndexAction.Builder create = CreateGlobalSecondaryIndexAction.builder()
                 .indexName(model.indexName()).keySchema(model.keySchema()).projection(model.projection());
         boolean provisioned = description.billingModeSummary() != null
@@ -568,9 +826,15 @@ public final class LayoutMigration {
                     .readCapacityUnits(description.provisionedThroughput().readCapacityUnits())
                     .writeCapacityUnits(description.provisionedThroughput().writeCapacityUnits()).build());
         }
-        List<AttributeDefinition> definitions = TableModel.createTableRequest(table).attributeDefinitions().stream()
-                .filter(definition -> List.of(index.partitionKey(), index.sortKey())
-                        .contains(definition.attributeName())).toList();
+        // The index's own key attributes (a hash-only index has no sort key): a retired index's are no longer
+        // among the table's.
+        List<AttributeDefinition> definitions = new ArrayList<>();
+        definitions.add(AttributeDefinition.builder().attributeName(index.partitionKey())
+                .attributeType(ScalarAttributeType.S).build());
+        if (index.sortKey() != null) {
+            definitions.add(AttributeDefinition.builder().attributeName(index.sortKey())
+                    .attributeType(index.sortType()).build());
+        }
         client.updateTable(UpdateTableRequest.builder().tableName(table).attributeDefinitions(definitions)
                 .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(create.build()).build())
                 .build()).join();

@@ -225,6 +225,21 @@ final class TopLists {
         List<Map<String, AttributeValue>> keys = shards.stream().flatMap(shard -> shard.join().stream())
                 .map(TableModel::keyOf).toList();
         TopList best = cut(month, totals(new Batches(client, table), keys, context).stream().map(TopLists::entry).toList(), 0);
+        return rebuilt(best, context, true);
+    }
+
+    /**
+     * Writes the month's list anew from {@code best}, the month's best totals as a read of all of them found
+     * them (its floor the last one's streams when it holds {@value #KEPT}, else 0), with what the list holds
+     * now: every one of their totals read again, the best {@value #KEPT} kept. Creates the list when there is
+     * none; writes nothing when it is already that. For the migration, whose Scan found {@code best}.
+     */
+    TopList rebuild(TopList best, CallContext context) {
+        return rebuilt(best, context, false);
+    }
+
+    private TopList rebuilt(TopList best, CallContext context, boolean always) {
+        YearMonth month = best.month();
         // The list is read before its totals are read again, as a merge does: a movie deleted before that read has
         // no total any more, one deleted after it changes the list's version and this starts over.
         return update(month, context, stored -> {
@@ -233,7 +248,7 @@ final class TopLists {
             stored.list().entries().forEach(entry -> movies.add(entry.movieId()));
             List<Map<String, AttributeValue>> again = movies.stream().map(movie -> TableModel.totalKey(movie, month)).toList();
             return cut(month, totals(consistent, again, context).stream().map(TopLists::entry).toList(), best.floor());
-        }, true);
+        }, always);
     }
 
     /** Each month's top list of {@code totals} (a bulk load's: nothing else is counted yet), as first items. */

@@ -44,6 +44,15 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 public final class Layout1Table {
     private static final String FIXTURE = "/layout1/table.jsonl.gz";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * For the tests' own calls that create or read a whole table: on a busy machine DynamoDB Local takes longer
+     * than the 3 s per attempt that suits a gateway's queries (a createTable retried after a timeout finds the
+     * table it created).
+     */
+    public static final software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration PATIENT =
+            software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration.builder()
+                    .apiCallAttemptTimeout(java.time.Duration.ofSeconds(60))
+                    .apiCallTimeout(java.time.Duration.ofSeconds(120)).build();
 
     private Layout1Table() {
     }
@@ -127,7 +136,7 @@ public final class Layout1Table {
                                 .keySchema(key("gsi2pk", KeyType.HASH), key("streams", KeyType.RANGE)).projection(all).build())
                 .streamSpecification(StreamSpecification.builder().streamEnabled(true)
                         .streamViewType(StreamViewType.NEW_IMAGE).build())
-                .build()).join();
+                .overrideConfiguration(PATIENT).build()).join();
         for (int i = 0; i < items.size(); i += 25) {
             List<WriteRequest> writes = items.subList(i, Math.min(items.size(), i + 25)).stream()
                     .map(item -> WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build())
