@@ -41,6 +41,7 @@ public final class DynamoCatalogImport implements CatalogImport {
     private final Batches batches;
     private final int parallelism;
     private final AtomicLong written = new AtomicLong();
+    private final TopLists topLists;
     private final ItemWeights weights;
 
     /** Write units a second at most, 0 for no limit ({@code --max-write-units}). */
@@ -63,6 +64,7 @@ public final class DynamoCatalogImport implements CatalogImport {
         this.batches = new Batches(client, table);
         this.parallelism = parallelism;
         this.weights = new ItemWeights(client, table).load();
+        this.topLists = new TopLists(client, table);
     }
 
     @Override
@@ -160,6 +162,7 @@ public final class DynamoCatalogImport implements CatalogImport {
                         .forEach(entry -> kept.add(TableModel.keyOf(entry))));
         List<WriteRequest> deletes = new ArrayList<>();
         List<CompletableFuture<?>> updates = new ArrayList<>();
+        List<java.time.YearMonth> retitled = new ArrayList<>();
         for (Map<String, AttributeValue> item : collection) {
             Map<String, AttributeValue> key = TableModel.keyOf(item);
             boolean credit = TableModel.CREDITS.stream().anyMatch(entity -> TableModel.is(item, entity))
@@ -170,6 +173,9 @@ public final class DynamoCatalogImport implements CatalogImport {
                 Entity.Copy copy = TableModel.TOTAL.copies().get(0);
                 String titleAttribute = copy.attributes().keySet().iterator().next();
                 AttributeValue copied = item.get(titleAttribute);
+                if (copied == null || !title.equals(copied.s())) {
+                    retitled.add(TableModel.TOTAL.decode(item).month());
+                }
                 if (copied == null || !title.equals(copied.s()) || item.containsKey(copy.versionAttribute())) {
                     // The import wrote the movie without a version: the copy becomes older than any
                     // version a later putMovie writes, so that write updates it too.
@@ -184,6 +190,8 @@ public final class DynamoCatalogImport implements CatalogImport {
         }
         deleteAll(deletes);
         CompletableFuture.allOf(updates.toArray(CompletableFuture[]::new)).join();
+        // The months' top lists show the title too (a GetItem each, a PutItem where the movie is listed).
+        retitled.forEach(month -> topLists.retitle(month, movie, title, CallContext.NONE));
         written.addAndGet(deletes.size() + updates.size());
         return deletes.size() + updates.size();
     }

@@ -38,7 +38,10 @@ import org.junit.jupiter.api.Test;
 class PlanningFailuresTest {
     private static final String QUERY = "{ topMovies(month: \"2024-05\", limit: 3) { streams } }";
 
-    /** The stub catalog, except that planning a collection read throws as a bug in a store's planning would. */
+    /**
+     * The stub catalog, except that planning a collection read or a month's top list throws as a bug in a
+     * store's planning would.
+     */
     private static final class FailingPlans implements CatalogReader {
         private final StubCatalog stub = StubCatalog.complete(Set.of());
 
@@ -52,6 +55,9 @@ class PlanningFailuresTest {
 
         @Override
         public CompletableFuture<Fetched> fetch(Collection<ItemRef<?>> refs, CallContext context) {
+            if (context.planning() && refs.stream().anyMatch(ref -> ref instanceof ItemRef.TopListRef)) {
+                throw new IllegalStateException("a bug in planning a top list");
+            }
             return stub.fetch(refs, context);
         }
 
