@@ -71,11 +71,6 @@ final class KeyTemplate {
         return attributes;
     }
 
-    /** Whether the key is one of {@link TopShards#COUNT} partitions for given bound values. */
-    boolean fannedOut() {
-        return parts.stream().anyMatch(part -> "shard".equals(part.format()));
-    }
-
     /** The key of one shard for these bound values: what each Query of a fanned-out read asks for. */
     String renderShard(Map<String, ?> values, int shard) {
         StringBuilder key = new StringBuilder();
