@@ -187,11 +187,21 @@ public final class CapacityStandIn implements AutoCloseable {
     }
 
     private Answer read(Call call) throws IOException, InterruptedException {
-        Answer answer = call.forward(call.body);
+        JsonNode request = JSON.readTree(call.body);
+        // A refused write is in DynamoDB Local until it is undone, under its key's lock: a read by key waits for
+        // that lock, so it never sees a write DynamoDB would not have made (a merge reading a refused increment
+        // would list a count that was never acknowledged).
+        List<ReentrantLock> held = locksOfKeysRead(call.operation(), request);
+        held.forEach(ReentrantLock::lock);
+        Answer answer;
+        try {
+            answer = call.forward(call.body);
+        } finally {
+            held.forEach(ReentrantLock::unlock);
+        }
         if (answer.status() != 200) {
             return answer;
         }
-        JsonNode request = JSON.readTree(call.body);
         JsonNode response = JSON.readTree(answer.body());
         List<Charge> charges = new ArrayList<>();
         switch (call.operation()) {
@@ -479,6 +489,18 @@ public final class CapacityStandIn implements AutoCloseable {
                 throw new IllegalStateException(e);
             }
         });
+    }
+
+    /** The locks of the items a GetItem or BatchGetItem reads, in the order writes take them (none for a Query). */
+    private List<ReentrantLock> locksOfKeysRead(String operation, JsonNode request) {
+        List<ReentrantLock> locks = new ArrayList<>();
+        if (operation.equals("GetItem")) {
+            locks.add(lockOf(request.path("TableName").asText(), request.path("Key")));
+        } else if (operation.equals("BatchGetItem")) {
+            request.path("RequestItems").fields().forEachRemaining(table -> table.getValue().path("Keys")
+                    .forEach(key -> locks.add(lockOf(table.getKey(), key))));
+        }
+        return locks.stream().distinct().sorted(Comparator.comparingInt(System::identityHashCode)).toList();
     }
 
     private ReentrantLock lockOf(String table, JsonNode key) {
