@@ -23,6 +23,14 @@ public interface CatalogImport {
         }
     }
 
+    /**
+     * How many items {@code record} becomes (this default: one): an import fills its chunks, and so what a
+     * kill can lose, by items, not records.
+     */
+    default int itemsOf(Record record) {
+        return 1;
+    }
+
     Optional<ImportCheckpoint> checkpoint(String name);
 
     void save(ImportCheckpoint checkpoint);

@@ -112,6 +112,12 @@ public final class DynamoCatalogImport implements CatalogImport {
         }
     }
 
+    /** A credit is one item; a movie or a person is counted by encoding it. */
+    @Override
+    public int itemsOf(Record record) {
+        return record instanceof Credit ? 1 : encode(record).size(); // encoded again when written: microseconds
+    }
+
     /** A record's items: a movie or a person with its search entries, or a credit. */
     static List<Map<String, AttributeValue>> encode(Record record) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();

@@ -59,8 +59,12 @@ import java.util.function.Function;
 public final class ImdbImport {
     /** The checkpoint's name among the table's import items. */
     static final String NAME = ImportCheckpoint.IMDB;
-    /** Records written (and a checkpoint saved) at a time. */
-    static final int CHUNK = 2_000;
+    /**
+     * Items written (and a checkpoint saved) at a time, about: a chunk is full once its records come to this
+     * many items ({@link CatalogImport#itemsOf}), so a kill loses about as much in any phase, whether its
+     * records are credits (one item each) or movies (a movie and its search and list entries, 15 or more).
+     */
+    static final int CHUNK = 4_000;
     /** Chunks being written while the files are read on. */
     static final int IN_FLIGHT = 2;
     private static final Set<String> CAST_CATEGORIES = Set.of("actor", "actress", "self");
@@ -107,7 +111,7 @@ public final class ImdbImport {
     private final CatalogImport target;
     private final ImportProgress progress;
     private final SkipCounts skips = new SkipCounts();
-    private final int chunkSize;
+    private final int chunkItems;
 
     private ImportCheckpoint resumeFrom;
     private String runArguments;
@@ -143,11 +147,11 @@ public final class ImdbImport {
         this(options, target, out, terminal, CHUNK);
     }
 
-    ImdbImport(Options options, CatalogImport target, Consumer<String> out, boolean terminal, int chunkSize) {
+    ImdbImport(Options options, CatalogImport target, Consumer<String> out, boolean terminal, int chunkItems) {
         this.options = options;
         this.target = target;
         this.progress = new ImportProgress(out, terminal, target::itemsWritten);
-        this.chunkSize = chunkSize;
+        this.chunkItems = chunkItems;
     }
 
     public Summary run() {
@@ -372,7 +376,7 @@ public final class ImdbImport {
         progress.phase("crew", null);
         long done = resumeLine("crew");
         long index = 0;
-        List<Credit> chunk = new ArrayList<>();
+        Chunk chunk = new Chunk();
         for (Map.Entry<String, List<CrewEntry>> entry : crew.entrySet()) {
             index++;
             TitleCopy copy = kept.get(entry.getKey());
@@ -395,7 +399,7 @@ public final class ImdbImport {
                             copy.title(), copy.year(), names.get(member.personId()), List.of(), position));
                 }
             }
-            if (chunk.size() >= chunkSize) {
+            if (chunk.full()) {
                 flush(chunk, "crew", index);
             }
             progress.tick(index, -1);
@@ -473,7 +477,7 @@ public final class ImdbImport {
 
     private <T> void read(Path file, RowParser<T> parser, String phase, boolean writes, Writer<T> writer) {
         long done = writes ? resumeLine(phase) : 0;
-        List<Record> chunk = new ArrayList<>();
+        Chunk chunk = new Chunk();
         try (ImdbReader<T> reader = ImdbReader.open(file, parser)) {
             progress.phase(phase, reader);
             for (Parsed<T> parsed = reader.next(); parsed != null; parsed = reader.next()) {
@@ -490,8 +494,8 @@ public final class ImdbImport {
                 }
                 List<? extends Record> records = writer.records(parsed.row(), line);
                 if (records != null && line > done) {
-                    chunk.addAll(records);
-                    if (chunk.size() >= chunkSize) {
+                    records.forEach(chunk::add);
+                    if (chunk.full()) {
                         flush(chunk, phase, line);
                     }
                 }
@@ -520,13 +524,33 @@ public final class ImdbImport {
         return PHASES.indexOf("people");
     }
 
+    /** The records read since the last flush, and the items they come to. */
+    private final class Chunk {
+        private final List<Record> records = new ArrayList<>();
+        private long items;
+
+        void add(Record record) {
+            records.add(record);
+            items += target.itemsOf(record);
+        }
+
+        boolean full() {
+            return items >= chunkItems;
+        }
+
+        void clear() {
+            records.clear();
+            items = 0;
+        }
+    }
+
     /**
      * Hands the chunk to the target and goes on reading while it is written, at most {@link #IN_FLIGHT}
      * chunks at a time; records in the checkpoint the last line up to which every chunk is written.
      */
-    private void flush(List<? extends Record> chunk, String phase, long line) {
-        CompletableFuture<Void> written = chunk.isEmpty() ? CompletableFuture.completedFuture(null)
-                : target.writeAsync(List.copyOf(chunk));
+    private void flush(Chunk chunk, String phase, long line) {
+        CompletableFuture<Void> written = chunk.records.isEmpty() ? CompletableFuture.completedFuture(null)
+                : target.writeAsync(List.copyOf(chunk.records));
         chunk.clear();
         inFlight.add(new Pending(written, phase, line));
         settle(IN_FLIGHT);

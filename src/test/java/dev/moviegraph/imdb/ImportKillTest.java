@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * again: it goes on from its checkpoint and ends with exactly the items an uninterrupted import writes.
  */
 class ImportKillTest {
-    /** Enough that writing the cast takes a few seconds (chunks of 2,000): time to be killed in it. */
+    /** Enough that writing the cast takes a few seconds (chunks of 4,000 items): time to be killed in it. */
     private static final int MOVIES = 2_000;
     private static final int PEOPLE = 1_000;
 

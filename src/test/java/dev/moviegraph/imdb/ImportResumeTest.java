@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.catalog.CatalogImport;
 import dev.moviegraph.catalog.ImportCheckpoint;
+import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.PersonId;
 
@@ -35,13 +36,18 @@ import org.junit.jupiter.api.io.TempDir;
 class ImportResumeTest {
     private static final int MOVIES = 2_000;
     private static final int PEOPLE = 1_000;
+    /** Items a chunk holds, about (it is full once its records come to this many items). */
     private static final int CHUNK = 100;
-    /** What a kill can lose: the chunk being filled and the ones in flight. */
-    private static final int LAG = (ImdbImport.IN_FLIGHT + 1) * CHUNK;
+    /** The items of a wide movie record (a real movie is 15 or more: the movie, its search and list entries). */
+    private static final int WIDE = 25;
+    /** What a kill can lose: the chunk being filled and the ones in flight, each up to one record past full. */
+    private static final int LAG = (ImdbImport.IN_FLIGHT + 1) * (CHUNK + WIDE);
 
     @TempDir
     Path files;
 
+    /** Whether the target counts a movie as {@link #WIDE} items (otherwise every record is one). */
+    private boolean wideMovies;
     /** The table: records stored (a record stored twice is one) and the checkpoint. */
     private final Set<Record> stored = new HashSet<>();
     private final Map<String, ImportCheckpoint> checkpoints = new HashMap<>();
@@ -67,6 +73,27 @@ class ImportResumeTest {
         assertTrue(third.itemsWritten() >= rest && third.itemsWritten() <= rest + LAG,
                 "rest " + rest + ", lag " + LAG + ": the third run wrote " + third.itemsWritten());
         assertEquals(whole, stored.size());
+    }
+
+    @Test
+    void aResumeInThePhaseOfWideRecordsWritesTheRestAndAtMostAFewChunksOfItems() {
+        wideMovies = true;
+        ImdbFixture.writeGeneratedSet(files, MOVIES, PEOPLE);
+        long whole = run(Long.MAX_VALUE).itemsWritten();
+        assertEquals(whole, items(stored));
+        stored.clear();
+        checkpoints.clear();
+
+        // 9,000 items of people and credits, then 2,000 movies of 25 items: killed a third of the way in them.
+        assertThrows(IllegalStateException.class, () -> run(9_000 + 2_000L * WIDE / 3));
+        assertEquals("movies", checkpoints.get(ImdbImport.NAME).phase());
+        long rest = whole - items(stored);
+
+        ImdbImport.Summary resumed = run(Long.MAX_VALUE);
+        // Chunks of 100 records would have been 2,500 items each: a resume could write 7,500 items again.
+        assertTrue(resumed.itemsWritten() >= rest && resumed.itemsWritten() <= rest + LAG,
+                "rest " + rest + ", lag " + LAG + ": the resumed run wrote " + resumed.itemsWritten() + " items");
+        assertEquals(whole, items(stored));
     }
 
     @Test
@@ -110,13 +137,20 @@ class ImportResumeTest {
         assertEquals(0, again.itemsWritten());
     }
 
-    /** One run of the import that stops working after {@code records} records, as a kill would stop it. */
-    private ImdbImport.Summary run(long records) {
-        return new ImdbImport(new ImdbImport.Options(files, Set.of("movie"), false, 0), new Memory(records), line -> { },
+    /** One run of the import that stops working after {@code items} items, as a kill would stop it. */
+    private ImdbImport.Summary run(long items) {
+        return new ImdbImport(new ImdbImport.Options(files, Set.of("movie"), false, 0), new Memory(items), line -> { },
                 false, CHUNK).run();
     }
 
-    /** Stores records in {@link #stored}; after {@code left} records, every write and save fails. */
+    private long items(Set<Record> records) {
+        return records.stream().mapToLong(new Memory(0)::itemsOf).sum();
+    }
+
+    /**
+     * Stores records in {@link #stored}, in order; after {@code left} items every write and save fails, the
+     * chunk being written then stored up to that item (as a chunk's first batches are, when a process dies).
+     */
     private final class Memory implements CatalogImport {
         private long left;
         private long written;
@@ -126,14 +160,22 @@ class ImportResumeTest {
         }
 
         @Override
+        public int itemsOf(Record record) {
+            return wideMovies && record instanceof Movie ? WIDE : 1;
+        }
+
+        @Override
         public void write(List<? extends Record> records) {
-            if (left < records.size()) {
-                left = -1;
-                throw new IllegalStateException("killed");
+            for (Record record : records) {
+                int items = itemsOf(record);
+                if (left < items) {
+                    left = -1;
+                    throw new IllegalStateException("killed");
+                }
+                left -= items;
+                stored.add(record);
+                written += items;
             }
-            left -= records.size();
-            stored.addAll(records);
-            written += records.size();
         }
 
         @Override
