@@ -13,10 +13,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The short version of {@code benchmark capacity}, TOTALS=transactional on layout 4: 400 streams a second
- * over 50 movies, which throttled layout 3's one month partition, fit in the top index's shards; 1,500
- * pass the busiest movie's limits (up to 4 write units a stream in its partition and in its shard), so the
- * run reports throttles there, and the top 10 stays exact over what was counted.
+ * The short version of {@code benchmark capacity}, TOTALS=transactional: 400 streams a second over 50
+ * movies, which throttled layout 3's one month partition, fit; 1,500 pass the busiest movie's write limit
+ * (4 write units a stream in its partition), so the run reports throttles there, and the month's top list
+ * (one item, merged after each stream) stays exact over what was counted.
  */
 class CapacityBenchTest {
     @Test
