@@ -60,6 +60,10 @@ public final class CapacityStandIn implements AutoCloseable {
     private static final String TARGET = "X-Amz-Target";
     private static final Set<String> NOT_FORWARDED = Set.of("host", "content-length", "connection", "expect", "upgrade");
     private static final int LOCK_STRIPES = 1024;
+    /** Calls that change nothing, so sent again when DynamoDB Local's connection drops before it answers. */
+    private static final Set<String> READS = Set.of("GetItem", "BatchGetItem", "Query", "Scan", "DescribeTable",
+            "GetRecords", "GetShardIterator", "DescribeStream", "ListStreams");
+    private static final int READ_ATTEMPTS = 3;
     /** The requests {@link Counts#requests} counts: a table's reads and writes (not streams, not DescribeTable). */
     private static final Set<String> TABLE_REQUESTS = Set.of("GetItem", "BatchGetItem", "Query", "Scan",
             "TransactGetItems", "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem");
@@ -179,7 +183,8 @@ public final class CapacityStandIn implements AutoCloseable {
             exchange.getResponseBody().write(answer.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | ForwardFailed e) {
+            // DynamoDB answers a fault of its own with a 500, which clients retry; a dropped connection is not that
             byte[] error = error("InternalServerError", "capacity stand-in: " + e).getBytes();
             exchange.sendResponseHeaders(500, error.length);
             exchange.getResponseBody().write(error);
@@ -555,6 +560,13 @@ public final class CapacityStandIn implements AutoCloseable {
         return new Answer(400, error.toString().getBytes());
     }
 
+    /** DynamoDB Local's answer to a forwarded call never came (its connection dropped). */
+    private static final class ForwardFailed extends IOException {
+        ForwardFailed(String operation, IOException cause) {
+            super(operation + " to DynamoDB Local failed: " + cause, cause);
+        }
+    }
+
     private static String error(String type, String message) {
         return JSON.createObjectNode().put("__type", "com.amazonaws.dynamodb.v20120810#" + type)
                 .put("message", message).toString();
@@ -609,9 +621,20 @@ public final class CapacityStandIn implements AutoCloseable {
             // a call passed through keeps its own target (DynamoDB Streams' calls have another prefix)
             request.header(TARGET, original != null && original.endsWith("." + operation) ? original
                     : "DynamoDB_20120810." + operation);
-            forwarded.incrementAndGet();
-            HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return new Answer(response.statusCode(), response.body());
+            HttpRequest built = request.build();
+            for (int attempt = 1; ; attempt++) {
+                forwarded.incrementAndGet();
+                try {
+                    HttpResponse<byte[]> response = http.send(built, HttpResponse.BodyHandlers.ofByteArray());
+                    return new Answer(response.statusCode(), response.body());
+                } catch (IOException e) {
+                    // the JDK client does not resend a POST whose pooled connection DynamoDB Local closed; a read is
+                    // safe to send again, a write is answered as DynamoDB's own fault (500) and left to the client
+                    if (!READS.contains(operation) || attempt == READ_ATTEMPTS) {
+                        throw new ForwardFailed(operation, e);
+                    }
+                }
+            }
         }
 
         /** The item under {@code key} now, read consistently and not charged; null when there is none. */
