@@ -83,7 +83,7 @@ public final class TableModel {
     /** Optimistic version of a movie or person item. */
     static final String VERSION = "version";
     /** The table's time-to-live attribute (a number, epoch seconds); only persisted queries carry it. */
-    static final String EXPIRES_AT = "expiresAt";
+    public static final String EXPIRES_AT = "expiresAt";
 
     /** An individual stream, in a partition of its own: reading a movie never reads its streams. */
     public record StoredStream(String streamId, MovieId movieId, Instant at, YearMonth month, String movieTitle) {
