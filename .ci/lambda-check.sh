@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The functions' slim jar (target/moviegraph-lambda.jar, built by `mvn -B -DskipTests package`): its size,
+# what it must not carry, and the handlers run from it alone against a DynamoDB Local (the server jar's
+# embedded one) with the sample table: init time, a stream counted exactly once, its changes published.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jar=target/moviegraph-lambda.jar
+[ -f "$jar" ] || { echo "lambda-check: $jar is missing: run mvn -B -DskipTests package first" >&2; exit 1; }
+bytes=$(stat -c %s "$jar")
+echo "lambda-check: $jar is $((bytes / 1024 / 1024)) MiB ($bytes bytes)"
+[ "$bytes" -lt $((25 * 1024 * 1024)) ] || { echo "lambda-check: over 25 MiB" >&2; exit 1; }
+forbidden='com/amazonaws/services/dynamodbv2/local/|sqlite4java|org/eclipse/jetty/|io/javalin/|^graphql/|graphiql/|sample-snapshot/|dev/moviegraph/(capacity|cli|http|graphql|local|imdb)/'
+if unzip -Z1 "$jar" | grep -E "$forbidden" | head -5 | grep -q .; then
+  echo "lambda-check: the slim jar carries what the functions do not need:" >&2
+  unzip -Z1 "$jar" | grep -E "$forbidden" | head -5 >&2
+  exit 1
+fi
+
+work=$(mktemp -d)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PORT=$port TOTALS=stream AGGREGATOR=off SUBSCRIPTIONS=off java -jar target/moviegraph.jar >"$work/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 180); do
+  curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+  kill -0 $server 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
+  sleep 1
+done
+endpoint=$(grep -o 'DynamoDB Local started in-process at http://[0-9.:]*' "$work/server.log" | awk '{print $NF}')
+[ -n "$endpoint" ] || { echo "lambda-check: no DynamoDB Local endpoint in the server's log" >&2; cat "$work/server.log" >&2; exit 1; }
+DYNAMODB_ENDPOINT=$endpoint TABLE_NAME=moviegraph \
+  java -cp "$jar:target/test-classes" dev.moviegraph.lambda.SlimJarRun
+echo "lambda-check: the handlers ran from the slim jar alone"
