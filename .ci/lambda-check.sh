@@ -17,7 +17,7 @@ if unzip -Z1 "$jar" | grep -E "$forbidden" | head -5 | grep -q .; then
 fi
 
 work=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 PORT=$port TOTALS=stream AGGREGATOR=off SUBSCRIPTIONS=off java -jar target/moviegraph.jar >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -1,12 +1,15 @@
 #!/bin/bash
 # The gateway's CPU per request, the gateway alone on core 0, DynamoDB Local (or the stand-in) and the
 # load on core 1.
-# usage: src/bench/cpu-per-request/run.sh JAR [JAR...]   (each jar in turn, against one DynamoDB Local)
+# usage: src/bench/cpu-per-request/run.sh GATEWAY [GATEWAY...]   (each in turn, against one DynamoDB Local)
+#   a GATEWAY is a jar, then optionally the gateway's own java options and environment, in one argument:
+#   "target/moviegraph.jar -XX:AOTCache=target/moviegraph.aot WARMUP_SECONDS=20"
 # env: WARM (s, default 60), SECS (s, default 30), ROUNDS (default 2), CLIENTS (default 8),
 #      SHAPES (names below, default "movie eleven twelve"; "all" for every one),
 #      LATENCY_MS (unset: the gateway calls DynamoDB Local; set: it calls the stand-in, which answers
 #      from memory after that many ms), COLD (1: print the first WINDOWS 10 s windows of a fresh
-#      server under load before anything warms it), WINDOWS (default 6), JAVA_OPTS (for the gateway),
+#      server under load before anything warms it), WINDOWS (default 6), JAVA_OPTS (for every gateway),
+#      GATEWAY_JAVA (the java the gateways run on, default java; e.g. a JDK 25 for an AOT cache),
 #      LOAD (1: load each jar's sample into a table of its own, for jars of another table layout than
 #      the first jar's; else every jar reads the first jar's sample snapshot, table moviegraph),
 #      SDK_FLOOR (1: first measure the AWS SDK client alone on core 0, the gateway's own client from the
@@ -17,8 +20,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 # the sample takes many minutes.
 work=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-javac -d "$work" -cp "$1" "$here/Load.java" "$here/Dynamo.java" "$here/StandIn.java" "$here/SdkFloor.java"
-taskset -c 1 java -Xmx1g -cp "$1:$work" Dynamo 8765 "$work/ddb" > "$work/ddb.log" 2>&1 &
+first_jar=${1%% *}
+javac -d "$work" -cp "$first_jar" "$here/Load.java" "$here/Dynamo.java" "$here/StandIn.java" "$here/SdkFloor.java"
+taskset -c 1 java -Xmx1g -cp "$first_jar:$work" Dynamo 8765 "$work/ddb" > "$work/ddb.log" 2>&1 &
 until grep -q ready "$work/ddb.log"; do sleep 1; done
 endpoint=http://127.0.0.1:8765
 if [ -n "${LATENCY_MS:-}" ]; then
@@ -29,7 +33,7 @@ fi
 
 if [ "${SDK_FLOOR:-0}" = 1 ]; then
   AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
-    taskset -c 0 java -cp "$1:$work" SdkFloor "$endpoint" moviegraph "${SDK_FLOOR_IN_FLIGHT:-8}" "${WARM:-60}" "${SECS:-30}"
+    taskset -c 0 java -cp "$first_jar:$work" SdkFloor "$endpoint" moviegraph "${SDK_FLOOR_IN_FLIGHT:-8}" "${WARM:-60}" "${SECS:-30}"
 fi
 
 # name|data levels (rounds of DynamoDB calls)|DynamoDB calls|query
@@ -51,7 +55,12 @@ EOF
 shapes=${SHAPES:-movie eleven twelve}
 [ "$shapes" = all ] && shapes=$(cut -d'|' -f1 "$work/shapes" | tr '\n' ' ')
 n=0
-for jar in "$@"; do
+for gateway_spec in "$@"; do
+  read -r jar gateway_words <<< "$gateway_spec"
+  gateway_opts=(); gateway_env=()
+  for word in $gateway_words; do
+    case "$word" in -*) gateway_opts+=("$word") ;; *=*) gateway_env+=("$word") ;; esac
+  done
   n=$((n + 1)); port=$((8090 + n))
   table=moviegraph
   if [ "${LOAD:-0}" = 1 ]; then
@@ -68,10 +77,11 @@ for jar in "$@"; do
   DYNAMODB_ENDPOINT=$endpoint TABLE_NAME=$table PORT=$port \
     CLIENT_READ_UNITS_PER_SECOND=${CLIENT_READ_UNITS_PER_SECOND:-1000000} \
     AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
-    taskset -c 0 java ${JAVA_OPTS:-} -jar "$jar" > "$work/gateway-$n.log" 2>&1 &
+    env "${gateway_env[@]}" taskset -c 0 "${GATEWAY_JAVA:-java}" ${JAVA_OPTS:-} "${gateway_opts[@]}" -jar "$jar" \
+    > "$work/gateway-$n.log" 2>&1 &
   gateway=$!
   until grep -q "ready in" "$work/gateway-$n.log"; do sleep 0.1; done
-  echo "$jar: $(grep -o 'ready in.*' "$work/gateway-$n.log" | head -1)"
+  echo "$gateway_spec: $(grep -o 'ready in.*' "$work/gateway-$n.log" | head -1)"
   cold=${COLD:-0}
   for round in $(seq 1 "${ROUNDS:-2}"); do
     for shape in $shapes; do
@@ -80,7 +90,7 @@ for jar in "$@"; do
       [ "$cold" = 1 ] && windows=${WINDOWS:-6}
       floor=""
       [ -n "${LATENCY_MS:-}" ] && floor=" floor ${levels} x ${LATENCY_MS} ms"
-      echo "$jar $name ($calls calls, $levels levels$floor) round $round: $(taskset -c 1 java -cp "$work" Load \
+      echo "$gateway_spec $name ($calls calls, $levels levels$floor) round $round: $(taskset -c 1 java -cp "$work" Load \
         "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" $windows | tr '\n' ' ')"
       cold=0
     done

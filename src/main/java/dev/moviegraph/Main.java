@@ -27,7 +27,8 @@ import sun.misc.Signal;
  * SIGTERM (see {@link Moviegraph#close()}), then exits 0; {@code aggregate} runs the stream aggregator
  * alone ({@link Aggregate}); {@code migrate} upgrades the table to this layout ({@link Migrate});
  * {@code import DIR [options]} imports IMDb's datasets ({@link Import}); {@code benchmark [load | import]
- * [options]} runs {@link Benchmark}. A server or aggregator that
+ * [options]} runs {@link Benchmark}; {@code warm-up} starts the server, sends it the warm-up's queries
+ * (WARMUP_SECONDS, else {@value #TRAINING_SECONDS} s) and exits 0: the training run of the image's AOT cache. A server or aggregator that
  * cannot start prints one line on stderr and exits 2 for its configuration (a bad variable, or
  * DYNAMODB_ENDPOINT=aws with no region or credentials), 1 for anything else (the stack trace is logged
  * at debug level).
@@ -35,6 +36,9 @@ import sun.misc.Signal;
 public final class Main {
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
     private static final AtomicBoolean STOPPING = new AtomicBoolean();
+    /** How long {@code warm-up} trains when WARMUP_SECONDS is not set. */
+    static final int TRAINING_SECONDS = 20;
+    private static final Set<String> COMMANDS = Set.of("aggregate", "migrate", "warm-up");
 
     private Main() {
     }
@@ -45,10 +49,11 @@ public final class Main {
             return;
         }
         boolean importing = args.length > 0 && args[0].equals("import");
-        if (!importing && (args.length > 1 || args.length == 1 && !args[0].equals("aggregate") && !args[0].equals("migrate"))) {
+        if (!importing && (args.length > 1 || args.length == 1 && !COMMANDS.contains(args[0]))) {
             // A mistyped command must not quietly start a server instead.
             System.err.println("unknown command '" + String.join(" ", args)
-                    + "'; usage: moviegraph.jar [aggregate | migrate | import DIR [options] | benchmark [load | import | capacity] [options]]");
+                    + "'; usage: moviegraph.jar [aggregate | migrate | warm-up | import DIR [options]"
+                    + " | benchmark [load | import | capacity] [options]]");
             System.exit(2);
             return;
         }
@@ -71,6 +76,13 @@ public final class Main {
             if (args.length == 1 && args[0].equals("migrate")) {
                 Migrate.run(config, System.out);
                 // DynamoDB Local leaves a non-daemon thread behind after it stops.
+                System.exit(0);
+                return;
+            }
+            if (args.length == 1 && args[0].equals("warm-up")) {
+                // The JVM must exit by itself for -XX:AOTCacheOutput to write the cache it recorded.
+                Moviegraph.start(config.withPort(0).withWarmUpSeconds(config.warmUpSeconds() > 0
+                        ? config.warmUpSeconds() : TRAINING_SECONDS), List.of()).close();
                 System.exit(0);
                 return;
             }

@@ -285,6 +285,12 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 warmUpSeconds, clientRate);
     }
 
+    public AppConfig withWarmUpSeconds(int seconds) {
+        return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
+                writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
+                seconds, clientRate);
+    }
+
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
                 writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
