@@ -30,6 +30,7 @@ import dev.moviegraph.http.WarmUp;
 import dev.moviegraph.http.WriteGuard;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.telemetry.Telemetry;
 import dev.moviegraph.local.SampleLoader;
 import dev.moviegraph.local.SampleSnapshot;
 
@@ -73,12 +74,13 @@ public final class Moviegraph implements AutoCloseable {
     private final Duration grace;
     private final GraphQLService graphql;
     private final Live live;
+    private final Telemetry telemetry;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
 
     private Moviegraph(EmbeddedDynamo embedded, DynamoDbAsyncClient client, HttpServer http, ExecutorService writes,
                        StreamAggregator aggregator, DynamoDbStreamsAsyncClient streams, Duration grace,
-                       GraphQLService graphql, Live live) {
+                       GraphQLService graphql, Live live, Telemetry telemetry) {
         this.embedded = embedded;
         this.client = client;
         this.http = http;
@@ -88,6 +90,7 @@ public final class Moviegraph implements AutoCloseable {
         this.grace = grace;
         this.graphql = graphql;
         this.live = live;
+        this.telemetry = telemetry;
     }
 
     /** Subscriptions: the WebSocket transport, the live queries, the change feed and the transport's timers. */
@@ -132,6 +135,7 @@ public final class Moviegraph implements AutoCloseable {
         }
         DynamoDbAsyncClient client = DynamoClients.create(endpoint, interceptors);
         ExecutorService writes = null;
+        Telemetry telemetry = Telemetry.OFF;
         StreamAggregator aggregator = null;
         DynamoDbStreamsAsyncClient streams = null;
         Live live = null;
@@ -148,9 +152,10 @@ public final class Moviegraph implements AutoCloseable {
             QueryLimits queryLimits = new QueryLimits(limits.maxDepth(), limits.maxAliases(), limits.maxTokens(),
                     limits.maxChars(), limits.introspection(), limits.maxResultNodes(), limits.maxReadUnits(),
                     Duration.ofMillis(limits.timeoutMillis()));
+            telemetry = Telemetry.fromEnvironment(config.telemetry(), "moviegraph", config.tableName());
             GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics, queryLimits,
                     new CacheSettings(config.caching().currentMonthSeconds(), config.caching().finishedMonthSeconds(),
-                            config.caching().maxAgeSeconds()));
+                            config.caching().maxAgeSeconds()), telemetry);
             PersistedDocuments documents = persistedDocuments(config, trusted, client, graphql, queryLimits, metrics);
             if (config.totals() == TotalsMode.STREAM && config.aggregator()) {
                 String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
@@ -215,8 +220,9 @@ public final class Moviegraph implements AutoCloseable {
             }
             LOG.info("moviegraph ready in {} ms: GraphiQL at http://localhost:{}/graphiql, GraphQL at /graphql",
                     (System.nanoTime() - started) / 1_000_000, http.port());
-            return new Moviegraph(embedded, client, http, writes, aggregator, streams, grace, graphql, live);
+            return new Moviegraph(embedded, client, http, writes, aggregator, streams, grace, graphql, live, telemetry);
         } catch (RuntimeException e) {
+            telemetry.close();
             if (live != null) {
                 live.close();
             }
@@ -337,6 +343,7 @@ public final class Moviegraph implements AutoCloseable {
         step("HTTP", http::stop, failures);
         step("query time limits", graphql::close, failures);
         step("write threads", () -> stopWrites(deadline), failures);
+        step("traces", telemetry::close, failures);
         if (aggregator != null) {
             step("stream aggregator", aggregator::close, failures);
         }

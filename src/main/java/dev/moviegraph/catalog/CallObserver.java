@@ -22,4 +22,26 @@ public interface CallObserver {
     /** The read units one response consumed, told as soon as it arrives. */
     default void consumed(double readUnits) {
     }
+
+    /** This observer, with {@code first} told of each completed call before it; sending and units stay this one's. */
+    default CallObserver tellingFirst(java.util.function.Consumer<StoreCall> first) {
+        CallObserver self = this;
+        return new CallObserver() {
+            @Override
+            public void completed(StoreCall call) {
+                first.accept(call);
+                self.completed(call);
+            }
+
+            @Override
+            public <T> CompletableFuture<T> send(Supplier<CompletableFuture<T>> request) {
+                return self.send(request);
+            }
+
+            @Override
+            public void consumed(double readUnits) {
+                self.consumed(readUnits);
+            }
+        };
+    }
 }

@@ -33,11 +33,18 @@ import java.util.regex.Pattern;
  * @param warmUpSeconds WARMUP_SECONDS: how long a starting server sends itself real queries before it
  *                      reports ready (0, the default, for none; the container image sets 20)
  * @param clientRate   each client's read units per second
+ * @param telemetry    the {@code OTEL_*} variables, as given: OpenTelemetry's SDK reads them (traces are
+ *                     off unless OTEL_TRACES_EXPORTER names an exporter)
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
                         boolean aggregator, Limits limits, int shutdownGraceSeconds, Subscriptions subscriptions,
-                        PersistedQueries persistedQueries, Caching caching, int warmUpSeconds, ClientRate clientRate) {
+                        PersistedQueries persistedQueries, Caching caching, int warmUpSeconds, ClientRate clientRate,
+                        Map<String, String> telemetry) {
+
+    public AppConfig {
+        telemetry = Map.copyOf(telemetry);
+    }
 
     /** CLIENT_READ_UNITS_PER_SECOND's default off the embedded default: a page of a web app every second or so. */
     public static final int DEFAULT_CLIENT_READ_UNITS_PER_SECOND = 20;
@@ -227,6 +234,9 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "CACHE_FINISHED_MONTH_SECONDS", 3_600, 0, 2_592_000, problems),
                 parseLimit(env, "CACHE_MAX_AGE_SECONDS", 3_600, 0, 2_592_000, problems));
         int warmUp = parseLimit(env, "WARMUP_SECONDS", 0, 0, 300, problems);
+        // Read by LogConfigurator when logging starts; checked here so a typo stops the start with the rest.
+        oneOf(env, "LOG_FORMAT", List.of("text", "json"), problems);
+        oneOf(env, "LOG_LEVEL", List.of("info", "debug"), problems);
         String addressHeader = env.get("CLIENT_ADDRESS_HEADER");
         if (addressHeader != null && addressHeader.isBlank()) {
             addressHeader = null;
@@ -241,7 +251,24 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
                 writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, subscriptions, persisted, caching,
-                warmUp, clientRate);
+                warmUp, clientRate, otelVariables(env));
+    }
+
+    private static Map<String, String> otelVariables(Map<String, String> env) {
+        Map<String, String> otel = new java.util.TreeMap<>();
+        env.forEach((name, value) -> {
+            if (name.startsWith("OTEL_") && value != null) {
+                otel.put(name, value);
+            }
+        });
+        return otel;
+    }
+
+    private static void oneOf(Map<String, String> env, String name, List<String> allowed, List<String> problems) {
+        String value = env.get(name);
+        if (value != null && !value.isBlank() && !allowed.contains(value.strip().toLowerCase(Locale.ROOT))) {
+            problems.add(name + "='" + value + "' must be " + String.join(" or ", allowed));
+        }
     }
 
     private static int parseLimit(Map<String, String> env, String name, int fallback, int min, int max,
@@ -282,19 +309,19 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
                 writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
-                warmUpSeconds, clientRate);
+                warmUpSeconds, clientRate, telemetry);
     }
 
     public AppConfig withWarmUpSeconds(int seconds) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
                 writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
-                seconds, clientRate);
+                seconds, clientRate, telemetry);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
                 writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
-                warmUpSeconds, clientRate);
+                warmUpSeconds, clientRate, telemetry);
     }
 
 

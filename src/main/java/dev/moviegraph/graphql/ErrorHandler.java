@@ -20,6 +20,7 @@ import java.util.concurrent.CompletionException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Turns a failed field into a client-safe error: the user's own mistakes keep their message; DynamoDB
@@ -32,11 +33,19 @@ final class ErrorHandler implements DataFetcherExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorHandler.class);
     /** A throttled call already spent its retries (a few seconds of backoff); clients wait a little more. */
     static final int THROTTLED_RETRY_AFTER_SECONDS = 2;
+    /** The GraphQL context's key for the request's trace id, when it is traced. */
+    static final String TRACE_ID = "moviegraph.traceId";
 
     @Override
     public CompletableFuture<DataFetcherExceptionHandlerResult> handleException(
             DataFetcherExceptionHandlerParameters parameters) {
-        GraphQLError error = errorFor(parameters.getException(), parameters.getPath(), parameters.getSourceLocation());
+        // The log lines of a traced request's errors carry its trace id (LOG_FORMAT=json has it as a field).
+        String traceId = parameters.getDataFetchingEnvironment() == null ? null
+                : parameters.getDataFetchingEnvironment().getGraphQlContext().get(TRACE_ID);
+        GraphQLError error;
+        try (MDC.MDCCloseable ignored = traceId == null ? null : MDC.putCloseable("trace_id", traceId)) {
+            error = errorFor(parameters.getException(), parameters.getPath(), parameters.getSourceLocation());
+        }
         return CompletableFuture.completedFuture(DataFetcherExceptionHandlerResult.newResult(error).build());
     }
 

@@ -1,6 +1,8 @@
 package dev.moviegraph.graphql;
 
 import dev.moviegraph.catalog.CallObserver;
+import dev.moviegraph.telemetry.OperationSpan;
+import dev.moviegraph.telemetry.Telemetry;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CatalogWriter;
 import dev.moviegraph.catalog.RequestStoppedException;
@@ -66,6 +68,7 @@ public final class GraphQLService implements AutoCloseable {
     /** Subscriptions, read as queries of the live schema (see {@link GatewaySchema#liveSchema}); null without one. */
     private final GraphQL live;
     private final KnownEstimates knownEstimates = new KnownEstimates();
+    private final Telemetry telemetry;
     /** Fires each query's time limit; one daemon thread, cancelled timers are removed at once. */
     private final ScheduledThreadPoolExecutor deadlines;
 
@@ -80,18 +83,25 @@ public final class GraphQLService implements AutoCloseable {
 
     public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
                           QueryLimits limits, CacheSettings cache) {
-        this(catalog, writer, batching, metrics, GatewaySchema.load(catalog, Clock.systemUTC()), limits, cache);
+        this(catalog, writer, batching, metrics, limits, cache, Telemetry.OFF);
+    }
+
+    /** With traces: a span per operation, and one per DynamoDB call under it. */
+    public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
+                          QueryLimits limits, CacheSettings cache, Telemetry telemetry) {
+        this(catalog, writer, batching, metrics, GatewaySchema.load(catalog, Clock.systemUTC()), limits, cache, telemetry);
     }
 
     /** With another schema text or clock: tests use them. */
     GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
                    String schemaText, Clock clock) {
         this(catalog, writer, batching, metrics, GatewaySchema.of(schemaText, catalog, clock), QueryLimits.DEFAULTS,
-                CacheSettings.DEFAULTS);
+                CacheSettings.DEFAULTS, Telemetry.OFF);
     }
 
     private GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
-                           GatewaySchema schema, QueryLimits limits, CacheSettings cache) {
+                           GatewaySchema schema, QueryLimits limits, CacheSettings cache, Telemetry telemetry) {
+        this.telemetry = telemetry;
         Cache<String, PreparsedDocumentEntry> documents = Caffeine.newBuilder()
                 .maximumWeight(DOCUMENT_CACHE_CHARS)
                 .weigher((String query, PreparsedDocumentEntry entry) -> query.length())
@@ -128,6 +138,11 @@ public final class GraphQLService implements AutoCloseable {
                 .preparsedDocumentProvider(documents)
                 .instrumentation(new GatewayInstrumentation(limits.maxDepth()))
                 .build();
+    }
+
+    /** The trace a request with these headers belongs to ({@code traceparent}); the root when tracing is off. */
+    public io.opentelemetry.context.Context traceParent(java.util.function.Function<String, String> headers) {
+        return telemetry.parentOf(headers);
     }
 
     public CompletableFuture<Map<String, Object>> execute(GraphQLRequest request, TraceMode mode) {
@@ -335,12 +350,20 @@ public final class GraphQLService implements AutoCloseable {
         List<Execution> executions = new ArrayList<>();
         for (int i = 0; i < requests.size(); i++) {
             boolean query = kinds.get(i) != OperationDefinition.Operation.MUTATION;
-            RequestReceipt receipt = new RequestReceipt(start, metrics);
+            GraphQLRequest request = requests.get(i);
+            OperationSpan span = !telemetry.isOn() ? OperationSpan.NONE : telemetry.operation(request.traceParent(),
+                    kinds.get(i) == null ? "query" : kinds.get(i).name().toLowerCase(java.util.Locale.ROOT),
+                    request.operationName() != null ? request.operationName()
+                            : operation(request).map(OperationDefinition::getName).orElse(null));
+            RequestReceipt receipt = new RequestReceipt(start, span.observing(metrics));
             RequestGuard guard = query ? shared : new RequestGuard(CallObserver.NONE, 0);
             CacheControl.Tally tally = new CacheControl.Tally(cache);
-            executions.add(new Execution(requests.get(i), kinds.get(i), receipt, guard, tally, input(requests.get(i),
-                    new RequestScope(catalog, writer, guard.observing(receipt)), false, estimates[i] != null, tally,
-                    interest)));
+            ExecutionInput input = input(request, new RequestScope(catalog, writer, guard.observing(receipt)), false,
+                    estimates[i] != null, tally, interest);
+            if (span.traceId() != null) {
+                input.getGraphQLContext().put(ErrorHandler.TRACE_ID, span.traceId());
+            }
+            executions.add(new Execution(request, kinds.get(i), receipt, guard, tally, input, span));
         }
         List<ExecutionInput> queries = executions.stream().filter(e -> e.guard() == shared).map(Execution::input).toList();
         String what = requests.size() > 1 ? "The batch" : "The query";
@@ -359,11 +382,13 @@ public final class GraphQLService implements AutoCloseable {
 
     /** One operation of a request, ready to run: its receipt, the guard it reads under, its cache tally. */
     private record Execution(GraphQLRequest request, OperationDefinition.Operation kind, RequestReceipt receipt,
-                             RequestGuard guard, CacheControl.Tally tally, ExecutionInput input) {
+                             RequestGuard guard, CacheControl.Tally tally, ExecutionInput input, OperationSpan span) {
     }
 
     private CompletableFuture<GraphQLAnswer> execute(GraphQL engine, Execution execution, TraceMode mode, long start) {
-        return engine.executeAsync(execution.input()).thenApply(result -> {
+        return engine.executeAsync(execution.input()).whenComplete((result, failure) -> execution.span().end(
+                failure != null ? failure.toString() : result.getErrors().isEmpty() ? null
+                        : result.getErrors().get(0).getMessage())).thenApply(result -> {
             Map<String, Object> response = new LinkedHashMap<>(
                     ErrorCodes.toSpecification(result, execution.guard().isStopped()));
             Map<String, Object> extensions = new LinkedHashMap<>();

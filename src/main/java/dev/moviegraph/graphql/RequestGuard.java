@@ -76,24 +76,7 @@ final class RequestGuard implements CallObserver {
      * too, while the budget, the stop and the reads in flight are the whole request's.
      */
     CallObserver observing(CallObserver receipt) {
-        RequestGuard guard = this;
-        return new CallObserver() {
-            @Override
-            public void completed(StoreCall call) {
-                receipt.completed(call);
-                guard.completed(call);
-            }
-
-            @Override
-            public <T> CompletableFuture<T> send(Supplier<CompletableFuture<T>> request) {
-                return guard.send(request);
-            }
-
-            @Override
-            public void consumed(double readUnits) {
-                guard.consumed(readUnits);
-            }
-        };
+        return tellingFirst(receipt::completed);
     }
 
     /** Stops the request: the first reason wins; every read in flight is cancelled. */

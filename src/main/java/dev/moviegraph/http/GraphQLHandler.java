@@ -304,7 +304,7 @@ public final class GraphQLHandler {
 
     private CompletableFuture<Void> execute(Context ctx, String responseType, GraphQLRequest request, TraceMode mode,
                                             boolean get, String client) {
-        return service.answer(request, mode).thenAccept(answer -> {
+        return service.answer(request.inTrace(service.traceParent(ctx::header)), mode).thenAccept(answer -> {
             Map<String, Object> result = answer.body();
             budgets.charge(client, ClientBudgets.consumed(result));
             // application/json: 200 for every well-formed request; graphql-response+json: 4xx when the
@@ -353,7 +353,9 @@ public final class GraphQLHandler {
             List<Operation> operations = resolving.stream().map(CompletableFuture::join).toList();
             List<GraphQLRequest> accepted = operations.stream().filter(Accepted.class::isInstance)
                     .map(operation -> ((Accepted) operation).request()).toList();
-            return service.answerAll(accepted, mode).thenApply(answers -> Map.entry(operations, answers));
+            io.opentelemetry.context.Context trace = service.traceParent(ctx::header);
+            return service.answerAll(accepted.stream().map(request -> request.inTrace(trace)).toList(), mode)
+                    .thenApply(answers -> Map.entry(operations, answers));
         }).thenAccept(resolved -> {
             List<Operation> operations = resolved.getKey();
             List<GraphQLAnswer> answers = resolved.getValue();

@@ -6,6 +6,7 @@ import dev.moviegraph.dynamo.ChangeLog;
 import dev.moviegraph.dynamo.ShardCounter;
 import dev.moviegraph.dynamo.ShardRecords;
 import dev.moviegraph.metrics.GatewayMetrics;
+import dev.moviegraph.telemetry.Telemetry;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
@@ -44,6 +45,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
  */
 public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> {
     private final ShardCounter counter;
+    private final InvocationTrace trace;
     private final ChangeLog log;
     private final DynamoDbStreamsAsyncClient streams;
     /** A shard's parent in the stream (null: none); the stream's own listing but in tests. */
@@ -56,8 +58,10 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
         this(AppConfig.fromEnvironment(System.getenv()));
     }
 
+    /** The function as Lambda builds it from {@code config}: traces when its OTEL_* variables ask for them. */
     CountStreamsHandler(AppConfig config) {
-        this(StreamRecords.client(config), StreamRecords.streamsClient(config), config.tableName());
+        this(StreamRecords.client(config), StreamRecords.streamsClient(config), config.tableName(), ShardRecords::parentOf,
+                Telemetry.fromEnvironment(config.telemetry(), "moviegraph-count-streams", config.tableName()));
     }
 
     public CountStreamsHandler(DynamoDbAsyncClient client, DynamoDbStreamsAsyncClient streams, String table) {
@@ -66,14 +70,41 @@ public final class CountStreamsHandler implements RequestHandler<DynamodbTimeWin
 
     CountStreamsHandler(DynamoDbAsyncClient client, DynamoDbStreamsAsyncClient streams, String table,
                         java.util.function.BiFunction<ShardRecords, String, String> parents) {
+        this(client, streams, table, parents, Telemetry.OFF);
+    }
+
+    private CountStreamsHandler(DynamoDbAsyncClient client, DynamoDbStreamsAsyncClient streams, String table,
+                                java.util.function.BiFunction<ShardRecords, String, String> parents, Telemetry telemetry) {
         this.streams = streams;
         this.parents = parents;
-        this.counter = new ShardCounter(client, table, new CallContext(new GatewayMetrics(), List.of("lambda")));
+        this.trace = new InvocationTrace(telemetry, new GatewayMetrics());
+        this.counter = new ShardCounter(client, table, new CallContext(trace, List.of("lambda")));
         this.log = new ChangeLog(client, table, Clock.systemUTC());
     }
 
+    /** One invocation, in a span of its own when traced (its DynamoDB calls under it). */
     @Override
     public TimeWindowEventResponse handleRequest(DynamodbTimeWindowEvent event, Context context) {
+        int records = event.getRecords() == null ? 0 : event.getRecords().size();
+        trace.begin("CountStreams", Map.of("faas.trigger", "datasource", "moviegraph.shard",
+                String.valueOf(event.getShardId()), "moviegraph.records", String.valueOf(records),
+                "moviegraph.window_ends", String.valueOf(Boolean.TRUE.equals(event.getIsFinalInvokeForWindow()))));
+        String error = null;
+        try {
+            TimeWindowEventResponse response = count(event, context);
+            if (!response.getBatchItemFailures().isEmpty()) {
+                error = "batch failed from " + response.getBatchItemFailures().get(0).getItemIdentifier();
+            }
+            return response;
+        } catch (RuntimeException e) {
+            error = e.toString();
+            throw e;
+        } finally {
+            trace.end(error);
+        }
+    }
+
+    private TimeWindowEventResponse count(DynamodbTimeWindowEvent event, Context context) {
         List<DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
         CountingWindow window = CountingWindow.decode(event.getState());
         // A window cut short by Lambda (its state past 1 MB, which this function's never reaches) ends too.

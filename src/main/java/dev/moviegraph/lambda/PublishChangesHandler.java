@@ -2,6 +2,7 @@ package dev.moviegraph.lambda;
 
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.dynamo.ChangeLog;
+import dev.moviegraph.telemetry.Telemetry;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
@@ -11,6 +12,7 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
@@ -25,6 +27,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  */
 public final class PublishChangesHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
     private final ChangeLog log;
+    private final InvocationTrace trace;
 
     /** What Lambda calls: the table from TABLE_NAME, DynamoDB from DYNAMODB_ENDPOINT (aws) and the function's role. */
     public PublishChangesHandler() {
@@ -32,15 +35,36 @@ public final class PublishChangesHandler implements RequestHandler<DynamodbEvent
     }
 
     PublishChangesHandler(AppConfig config) {
-        this(StreamRecords.client(config), config.tableName());
+        this(StreamRecords.client(config), config.tableName(),
+                Telemetry.fromEnvironment(config.telemetry(), "moviegraph-publish-changes", config.tableName()));
     }
 
     public PublishChangesHandler(DynamoDbAsyncClient client, String table) {
-        this.log = new ChangeLog(client, table, Clock.systemUTC());
+        this(client, table, Telemetry.OFF);
     }
 
+    private PublishChangesHandler(DynamoDbAsyncClient client, String table, Telemetry telemetry) {
+        this.log = new ChangeLog(client, table, Clock.systemUTC());
+        this.trace = new InvocationTrace(telemetry, dev.moviegraph.catalog.CallObserver.NONE);
+    }
+
+    /** One invocation, in a span of its own when traced. */
     @Override
     public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
+        trace.begin("PublishChanges", Map.of("faas.trigger", "datasource",
+                "moviegraph.records", String.valueOf(event.getRecords() == null ? 0 : event.getRecords().size())));
+        String error = null;
+        try {
+            return publish(event);
+        } catch (RuntimeException e) {
+            error = e.toString();
+            throw e;
+        } finally {
+            trace.end(error);
+        }
+    }
+
+    private StreamsEventResponse publish(DynamodbEvent event) {
         List<DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
         if (records.isEmpty()) {
             return new StreamsEventResponse(List.of());

@@ -222,7 +222,7 @@ class AppConfigTest {
                 config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching(), config.writeToken(),
                 config.totals(), config.aggregator(), config.limits(), config.shutdownGraceSeconds(),
                 config.subscriptions(), config.persistedQueries(), config.caching(), config.warmUpSeconds(),
-                config.clientRate()), moved);
+                config.clientRate(), config.telemetry()), moved);
     }
 
     @Test

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 
 /** The server in a JVM of its own, started as in production: java dev.moviegraph.Main and an environment. */
 public final class GatewayProcess implements AutoCloseable {
-    private static final Pattern READY = Pattern.compile("GraphiQL at http://localhost:(\\d+)/graphiql");
+    /** The ready line, as text or as JSON (LOG_FORMAT=json escapes its slashes). */
+    private static final Pattern READY = Pattern.compile("GraphiQL at http:\\\\?/\\\\?/localhost:(\\d+)\\\\?/graphiql");
 
     private final Process process;
     private final Path logFile;
