@@ -3,12 +3,17 @@
 # here from a JDK 25 (jlink, plus the C library it links against), `podman build` with chroot isolation
 # (no container runtime needed for the RUN step that trains the AOT cache), then the image saved as an
 # OCI archive. Run `mvn -B -DskipTests package` first.
-# usage: deploy/image/build.sh OUT.tar      env: JDK25_HOME (default: a Temurin 25 under /usr/lib/jvm)
+# usage: deploy/image/build.sh OUT.tar      env: JDK25_HOME (default: a JDK 25 where Debian installs JDKs)
 # Exits 3 (after saying why) when podman or a JDK 25 is missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: deploy/image/build.sh OUT.tar}
-jdk=${JDK25_HOME:-$(ls -d /usr/lib/jvm/temurin-25* 2>/dev/null | head -1)}
+jdk=${JDK25_HOME:-}
+if [ -z "$jdk" ]; then
+  for candidate in /usr/lib/jvm/*; do
+    if [ -x "$candidate/bin/jlink" ] && "$candidate/bin/java" -version 2>&1 | grep -q 'version "25'; then jdk=$candidate; break; fi
+  done
+fi
 if [ -z "$jdk" ] || ! "$jdk/bin/java" -version 2>&1 | grep -q 'version "25'; then
   echo "image: skipped, no JDK 25 (set JDK25_HOME): the image's AOT cache needs one" >&2; exit 3
 fi
