@@ -1,7 +1,6 @@
 package dev.moviegraph;
 
 import dev.moviegraph.cli.Aggregate;
-import dev.moviegraph.cli.Benchmark;
 import dev.moviegraph.cli.Import;
 import dev.moviegraph.cli.Migrate;
 import dev.moviegraph.config.AppConfig;
@@ -27,7 +26,7 @@ import sun.misc.Signal;
  * SIGTERM (see {@link Moviegraph#close()}), then exits 0; {@code aggregate} runs the stream aggregator
  * alone ({@link Aggregate}); {@code migrate} upgrades the table to this layout ({@link Migrate});
  * {@code import DIR [options]} imports IMDb's datasets ({@link Import}); {@code benchmark [load | import]
- * [options]} runs {@link Benchmark}; {@code warm-up} starts the server, sends it the warm-up's queries
+ * [options]} runs the benchmarks when the jar was built with them ({@code mvn -Pbench package}, docs/benchmarks.md); {@code warm-up} starts the server, sends it the warm-up's queries
  * (WARMUP_SECONDS, else {@value #TRAINING_SECONDS} s) and exits 0: the training run of the image's AOT cache. A server or aggregator that
  * cannot start prints one line on stderr and exits 2 for its configuration (a bad variable, or
  * DYNAMODB_ENDPOINT=aws with no region or credentials), 1 for anything else (the stack trace is logged
@@ -38,6 +37,7 @@ public final class Main {
     private static final AtomicBoolean STOPPING = new AtomicBoolean();
     /** How long {@code warm-up} trains when WARMUP_SECONDS is not set. */
     static final int TRAINING_SECONDS = 20;
+    private static final String BENCHMARKS = "dev.moviegraph.bench.Benchmark";
     private static final Set<String> COMMANDS = Set.of("aggregate", "migrate", "warm-up");
 
     private Main() {
@@ -45,7 +45,7 @@ public final class Main {
 
     public static void main(String[] args) throws InterruptedException {
         if (args.length > 0 && args[0].equals("benchmark")) {
-            Benchmark.main(Arrays.copyOfRange(args, 1, args.length));
+            runBenchmark(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         boolean importing = args.length > 0 && args[0].equals("import");
@@ -110,6 +110,30 @@ public final class Main {
         // SIGTERM asks for a stop, so a clean one exits 0 rather than the JVM's default 143. sun.misc.Signal
         // (jdk.unsupported, kept on purpose by JEP 260) is the JDK's only way to handle a signal; javac warns.
         Signal.handle(new Signal("TERM"), signal -> stop(server, signal));
+    }
+
+    /**
+     * The benchmarks are not production classes (src/bench/java): only a jar built with {@code -Pbench} has
+     * them, so they are found by name rather than linked.
+     */
+    private static void runBenchmark(String[] args) {
+        java.lang.reflect.Method main;
+        try {
+            main = Class.forName(BENCHMARKS).getMethod("main", String[].class);
+        } catch (ClassNotFoundException | NoSuchMethodException e) {
+            System.err.println("benchmark: this jar is built without the benchmarks;"
+                    + " build one with them: mvn -Pbench -DskipTests package");
+            System.exit(2);
+            return;
+        }
+        try {
+            main.invoke(null, (Object) args);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        } catch (InvocationTargetException e) {
+            System.err.println("benchmark stopped: " + oneLine(e));
+            System.exit(1);
+        }
     }
 
     /**

@@ -21,9 +21,4 @@ public record CallContext(CallObserver observer, List<String> paths, ReadPlanner
     public boolean planning() {
         return planner != null;
     }
-
-    /** The same context for other paths. */
-    public CallContext withPaths(List<String> others) {
-        return new CallContext(observer, others, planner);
-    }
 }

@@ -48,15 +48,6 @@ public enum Part {
         return role;
     }
 
-    /** The part of a movie's collection that lists credits of this role. */
-    public static Part ofMovie(Role role) {
-        return switch (role) {
-            case CAST -> CAST;
-            case DIRECTOR -> DIRECTORS;
-            case WRITER -> WRITERS;
-        };
-    }
-
     /** The part of a person's credits in this role. */
     public static Part ofPerson(Role role) {
         return switch (role) {

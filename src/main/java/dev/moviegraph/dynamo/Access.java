@@ -122,40 +122,22 @@ enum Access implements CallPattern {
     CHANGES_SINCE(CatalogAccess.CHANGE_FEED, "Query", Index.TABLE, "pk = :feed AND sk > :after",
             ":feed", bind(TableModel.CHANGE, PK), ":after", bind(TableModel.CHANGE, SK));
 
-    /** How a value is taken from its template: all of it, the prefix before the first attribute, or either. */
+    /** How a value is taken from its template: all of it, or the prefix before the first attribute. */
     private enum Bound {
         FULL,
         PREFIX,
         /** The prefix followed by '~', which sorts after every digit: the end of a range of keys. */
-        PREFIX_END,
-        /** The whole key when its attributes are given, else the prefix. */
-        FULL_OR_PREFIX,
-        /** The whole key when its attributes are given, else the end of the prefix's range. */
-        FULL_OR_PREFIX_END
+        PREFIX_END
     }
 
     /** A value of the key condition, bound to the template of one of these entities. */
     private record Binding(List<Entity<?>> entities, String keyAttribute, Bound bound) {
-        Binding orPrefix() {
-            return new Binding(entities, keyAttribute, Bound.FULL_OR_PREFIX);
-        }
-
-        Binding orPrefixEnd() {
-            return new Binding(entities, keyAttribute, Bound.FULL_OR_PREFIX_END);
-        }
-
-        Binding prefixEnd() {
-            return new Binding(entities, keyAttribute, Bound.PREFIX_END);
-        }
-
         String describe() {
             return entities.stream().map(entity -> entity.template(keyAttribute)).distinct()
                     .map(template -> switch (bound) {
                         case FULL -> template.text();
                         case PREFIX -> template.prefix();
                         case PREFIX_END -> template.prefix() + "~";
-                        case FULL_OR_PREFIX -> template.text() + " | " + template.prefix();
-                        case FULL_OR_PREFIX_END -> template.text() + " | " + template.prefix() + "~";
                     })
                     .collect(Collectors.joining(" | "));
         }
@@ -163,14 +145,10 @@ enum Access implements CallPattern {
         /** The value for these attribute values; an entity among several is picked by {@code which}. */
         String render(int which, Map<String, ?> values) {
             KeyTemplate template = entities.get(which).template(keyAttribute);
-            boolean complete = values != null && values.keySet().containsAll(template.attributes())
-                    && template.attributes().stream().allMatch(attribute -> values.get(attribute) != null);
             return switch (bound) {
                 case FULL -> template.render(values);
                 case PREFIX -> template.prefix();
                 case PREFIX_END -> template.prefix() + "~";
-                case FULL_OR_PREFIX -> complete ? template.render(values) : template.prefix();
-                case FULL_OR_PREFIX_END -> complete ? template.render(values) : template.prefix() + "~";
             };
         }
     }
@@ -272,8 +250,8 @@ enum Access implements CallPattern {
     }
 
     /**
-     * The same, where a value bound to several entities takes the {@code which}-th (the role of
-     * {@link #PERSON_CREDITS}, say).
+     * The same, where a value bound to several entities takes the {@code which}-th (the award of
+     * {@link #RECORD_AWARD}: its movie's, or its person's).
      */
     QueryRequest.Builder query(String table, int which, Map<String, ? extends Map<String, ?>> values) {
         Map<String, AttributeValue> rendered = new LinkedHashMap<>();

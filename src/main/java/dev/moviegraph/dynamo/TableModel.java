@@ -160,7 +160,7 @@ public final class TableModel {
     /**
      * One prefix of one word of a movie's title or a person's name, in the owner's item collection (so
      * deleting a movie deletes its entries), and in the two search indexes under that prefix, ranked by
-     * {@code rank} (see {@link SearchRank}). It carries what a result list shows, so a page of results is
+     * {@code rank} (see {@link SearchEntries#rank}). It carries what a result list shows, so a page of results is
      * one Query; {@code words} is the whole folded title or name, which narrows a query of several words.
      */
     public record SearchEntry(String id, String prefix, String name, Integer year, String words, String rank,

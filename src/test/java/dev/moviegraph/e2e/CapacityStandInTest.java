@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
-import dev.moviegraph.capacity.CapacityStandIn;
-import dev.moviegraph.capacity.Charge;
-import dev.moviegraph.capacity.PartitionLedger;
+import dev.moviegraph.bench.capacity.CapacityStandIn;
+import dev.moviegraph.bench.capacity.Charge;
+import dev.moviegraph.bench.capacity.PartitionLedger;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.support.GraphQLClient;

@@ -116,6 +116,20 @@ class StartupFailureTest {
         }
     }
 
+    @Test
+    void theBenchmarkCommandOfAProductionClasspathSaysHowToBuildOneWithThemAndExit2() throws Exception {
+        // The production classes alone, as in target/moviegraph.jar: not the tests' (which hold src/bench/java).
+        String production = java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .filter(entry -> !entry.endsWith("test-classes"))
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+
+        Result result = run(production, List.of("benchmark", "load"), Map.of());
+
+        assertEquals(2, result.exitCode(), result.toString());
+        assertEquals(List.of("benchmark: this jar is built without the benchmarks;"
+                + " build one with them: mvn -Pbench -DskipTests package"), result.stderr());
+    }
+
     private record Result(int exitCode, List<String> stdout, List<String> stderr) {
         Result {
             // Never a stack trace, whatever else the case checks.
@@ -133,13 +147,18 @@ class StartupFailureTest {
     }
 
     private Result run(List<String> args, Map<String, String> env) throws IOException, InterruptedException {
+        return run(System.getProperty("java.class.path"), args, env);
+    }
+
+    private Result run(String classpath, List<String> args, Map<String, String> env)
+            throws IOException, InterruptedException {
         Path home = Files.createDirectories(dir.resolve("home"));
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
         // A JVM that lives a second or two: C1 alone and one GC thread start it on less CPU (nothing checked here
         // depends on the JIT or the collector).
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath,
                 "dev.moviegraph.Main"));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())

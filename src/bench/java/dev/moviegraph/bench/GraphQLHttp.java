@@ -1,4 +1,4 @@
-package dev.moviegraph.cli;
+package dev.moviegraph.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 

@@ -1,8 +1,8 @@
-package dev.moviegraph.cli;
+package dev.moviegraph.bench;
 
 import dev.moviegraph.Moviegraph;
-import dev.moviegraph.cli.Benchmark.Options;
-import dev.moviegraph.cli.Benchmark.Shape;
+import dev.moviegraph.bench.Benchmark.Options;
+import dev.moviegraph.bench.Benchmark.Shape;
 import dev.moviegraph.config.AppConfig;
 
 import com.fasterxml.jackson.core.JsonProcessingException;

@@ -1,4 +1,4 @@
-package dev.moviegraph.capacity;
+package dev.moviegraph.bench.capacity;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -61,10 +61,6 @@ public final class PartitionLedger {
             second = n;
             thisSecond.clear();
         }
-    }
-
-    public synchronized long currentSecond() {
-        return second;
     }
 
     /** Charges a request's units, or refuses it whole when one of its partitions would pass its limit. */

@@ -1,4 +1,4 @@
-package dev.moviegraph.cli;
+package dev.moviegraph.bench;
 
 import dev.moviegraph.dynamo.Batches;
 import dev.moviegraph.dynamo.DynamoCatalogImport;

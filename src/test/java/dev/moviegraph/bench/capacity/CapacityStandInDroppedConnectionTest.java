@@ -1,4 +1,4 @@
-package dev.moviegraph.capacity;
+package dev.moviegraph.bench.capacity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package dev.moviegraph.cli;
+package dev.moviegraph.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

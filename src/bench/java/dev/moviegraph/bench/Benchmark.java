@@ -1,4 +1,4 @@
-package dev.moviegraph.cli;
+package dev.moviegraph.bench;
 
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;

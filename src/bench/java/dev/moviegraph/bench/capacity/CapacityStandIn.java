@@ -1,4 +1,4 @@
-package dev.moviegraph.capacity;
+package dev.moviegraph.bench.capacity;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,9 +1,9 @@
-package dev.moviegraph.cli;
+package dev.moviegraph.bench;
 
 import dev.moviegraph.Moviegraph;
-import dev.moviegraph.capacity.CapacityStandIn;
-import dev.moviegraph.capacity.Charge;
-import dev.moviegraph.capacity.PartitionLedger;
+import dev.moviegraph.bench.capacity.CapacityStandIn;
+import dev.moviegraph.bench.capacity.Charge;
+import dev.moviegraph.bench.capacity.PartitionLedger;
 import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;

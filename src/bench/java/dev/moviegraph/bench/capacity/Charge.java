@@ -1,4 +1,4 @@
-package dev.moviegraph.capacity;
+package dev.moviegraph.bench.capacity;
 
 /**
  * Units one request takes from one partition: a partition key value of the table, or of one of its
@@ -9,10 +9,5 @@ public record Charge(String resource, String partition, Kind kind, double units)
     /** What a partition's limit a charge counts against. */
     public enum Kind {
         READ, WRITE
-    }
-
-    /** Whether it falls on an index's partition rather than the table's. */
-    public boolean onIndex() {
-        return resource.contains("/index/");
     }
 }
