@@ -8,17 +8,14 @@ import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.ChangeLog;
-import dev.moviegraph.dynamo.DynamoCatalogImport;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.StreamAggregator;
-import dev.moviegraph.dynamo.TableAdmin;
-import dev.moviegraph.dynamo.TableModel;
+import dev.moviegraph.dynamo.admin.DynamoCatalogImport;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.model.TableModel;
+import dev.moviegraph.dynamo.streams.ChangeLog;
+import dev.moviegraph.dynamo.streams.StreamAggregator;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.metrics.GatewayMetrics;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.PrintStream;
 import java.net.URI;
@@ -44,6 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;

@@ -1,10 +1,10 @@
 package dev.moviegraph.bench;
 
-import dev.moviegraph.dynamo.Batches;
-import dev.moviegraph.dynamo.DynamoCatalogImport;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.ImportedItems;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.DynamoCatalogImport;
+import dev.moviegraph.dynamo.admin.ImportedItems;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.Batches;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.imdb.ImdbImport;
 import dev.moviegraph.local.EmbeddedDynamo;
 

@@ -2,7 +2,7 @@ package dev.moviegraph.cli;
 
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.config.ConfigException;
-import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
 
 import java.net.URI;

@@ -1,9 +1,9 @@
 package dev.moviegraph.cli;
 
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.StreamAggregator;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.streams.StreamAggregator;
 import dev.moviegraph.metrics.GatewayMetrics;
 
 import java.net.URI;

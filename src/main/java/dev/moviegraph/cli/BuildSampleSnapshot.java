@@ -1,8 +1,8 @@
 package dev.moviegraph.cli;
 
-import dev.moviegraph.dynamo.BulkLoader;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.BulkLoader;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleLoader;
 import dev.moviegraph.local.SampleSnapshot;

@@ -2,8 +2,8 @@ package dev.moviegraph.cli;
 
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.config.ConfigException;
-import dev.moviegraph.dynamo.DynamoCatalogImport;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.DynamoCatalogImport;
+import dev.moviegraph.dynamo.admin.TableAdmin;
 import dev.moviegraph.imdb.ImdbImport;
 
 import java.io.PrintStream;

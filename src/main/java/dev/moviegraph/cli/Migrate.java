@@ -1,8 +1,8 @@
 package dev.moviegraph.cli;
 
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.LayoutMigration;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.LayoutMigration;
+import dev.moviegraph.dynamo.admin.TableAdmin;
 
 import java.io.PrintStream;
 

@@ -2,23 +2,22 @@ package dev.moviegraph.lambda;
 
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.ChangeLog;
-import dev.moviegraph.dynamo.ShardCounter;
-import dev.moviegraph.dynamo.ShardRecords;
+import dev.moviegraph.dynamo.streams.ChangeLog;
+import dev.moviegraph.dynamo.streams.ShardCounter;
+import dev.moviegraph.dynamo.streams.ShardRecords;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.telemetry.Telemetry;
-
-import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
-import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
-import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 
 import java.math.BigInteger;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
+import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 

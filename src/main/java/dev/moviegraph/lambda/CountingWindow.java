@@ -1,7 +1,7 @@
 package dev.moviegraph.lambda;
 
 import dev.moviegraph.catalog.MovieId;
-import dev.moviegraph.dynamo.ShardCounter;
+import dev.moviegraph.dynamo.streams.ShardCounter;
 
 import java.math.BigInteger;
 import java.time.YearMonth;

@@ -1,19 +1,18 @@
 package dev.moviegraph.lambda;
 
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.ChangeLog;
+import dev.moviegraph.dynamo.streams.ChangeLog;
 import dev.moviegraph.telemetry.Telemetry;
-
-import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
-import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**

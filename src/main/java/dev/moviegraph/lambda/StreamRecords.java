@@ -3,16 +3,15 @@ package dev.moviegraph.lambda;
 import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.config.ConfigException;
-import dev.moviegraph.dynamo.ChangedKeys;
-import dev.moviegraph.dynamo.DynamoClients;
-
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
-import com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue;
+import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.streams.ChangedKeys;
 
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 

@@ -1,7 +1,7 @@
 package dev.moviegraph.local;
 
 import dev.moviegraph.catalog.ImportCheckpoint;
-import dev.moviegraph.dynamo.BulkLoader;
+import dev.moviegraph.dynamo.admin.BulkLoader;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.TableModel;
+import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.http.WarmUp;
 import dev.moviegraph.lambda.CountStreamsHandler;
 import dev.moviegraph.lambda.PublishChangesHandler;
@@ -15,13 +15,6 @@ import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.IamActionRecorder;
 import dev.moviegraph.support.LambdaEvents;
-
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
-import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -36,10 +29,15 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;

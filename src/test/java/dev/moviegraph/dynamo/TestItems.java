@@ -2,6 +2,10 @@ package dev.moviegraph.dynamo;
 
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.dynamo.admin.DynamoCatalogImport;
+import dev.moviegraph.dynamo.model.TableModel;
+import dev.moviegraph.dynamo.read.ItemWeights;
+import dev.moviegraph.dynamo.write.DynamoCatalogWriter;
 
 import java.time.YearMonth;
 import java.util.Map;

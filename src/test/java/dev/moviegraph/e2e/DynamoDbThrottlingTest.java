@@ -8,18 +8,17 @@ import dev.moviegraph.Moviegraph;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.TestItems;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.support.FakeDynamoEndpoint;
-import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
-
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.moviegraph.support.GraphQLClient;
 
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.TestItems;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.support.DelayingProxy;
-import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.RequestCounter;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

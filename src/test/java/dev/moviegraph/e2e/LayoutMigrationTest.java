@@ -6,31 +6,29 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.moviegraph.Moviegraph;
+import dev.moviegraph.catalog.SearchText;
 import dev.moviegraph.cli.Migrate;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.config.ConfigException;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.LayoutMigration;
+import dev.moviegraph.dynamo.admin.Layout4Table;
+import dev.moviegraph.dynamo.admin.LayoutMigration;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
-import dev.moviegraph.support.GraphQLClient;
-import dev.moviegraph.catalog.SearchText;
 import dev.moviegraph.support.DiesAtRequest;
 import dev.moviegraph.support.DiesAtTransaction;
+import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.Layout1Table;
 import dev.moviegraph.support.RequestCounter;
-import dev.moviegraph.dynamo.Layout4Table;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -38,7 +36,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,10 +50,10 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
-import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
@@ -147,7 +147,7 @@ class LayoutMigrationTest {
         LayoutMigration.Summary summary = Migrate.run(AppConfig.fromEnvironment(embeddedEnvironment(dataDir)),
                 new PrintStream(terminal, true, StandardCharsets.UTF_8));
         String printed = terminal.toString(StandardCharsets.UTF_8);
-        assertTrue(printed.contains("has layout " + dev.moviegraph.dynamo.TableModel.LAYOUT_VERSION), printed);
+        assertTrue(printed.contains("has layout " + dev.moviegraph.dynamo.model.TableModel.LAYOUT_VERSION), printed);
         assertEquals(count(before, "actor"), summary.people());
         assertEquals(count(before, "cast"), summary.credits());
         assertEquals(count(before, "movie"), summary.movies());

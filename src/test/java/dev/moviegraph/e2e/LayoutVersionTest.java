@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.TableAdmin;
-import dev.moviegraph.dynamo.TableModel;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.local.EmbeddedDynamo;
 
 import java.util.List;

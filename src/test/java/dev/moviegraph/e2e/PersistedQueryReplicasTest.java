@@ -9,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.DynamoPersistedQueries;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.write.DynamoPersistedQueries;
 import dev.moviegraph.local.EmbeddedDynamo;
-import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.GraphQLClient;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -2,17 +2,17 @@ package dev.moviegraph.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
-import dev.moviegraph.dynamo.DynamoCatalogImport;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.ShardCounter;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.DynamoCatalogImport;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.streams.ShardCounter;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.support.DiesAtTransaction;

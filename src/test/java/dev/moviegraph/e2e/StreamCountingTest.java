@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.StreamAggregator;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.streams.StreamAggregator;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.StreamLoad;
 import dev.moviegraph.support.TestServer;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.YearMonth;
 import java.util.ArrayList;
@@ -22,6 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;

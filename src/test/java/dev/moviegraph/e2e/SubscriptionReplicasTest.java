@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.catalog.MonthlyStreams;
-import dev.moviegraph.dynamo.DynamoClients;
 import dev.moviegraph.dynamo.TestItems;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleCatalog;
 import dev.moviegraph.support.DynamoDbLocalProcess;
 import dev.moviegraph.support.GatewayProcess;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.WsClient;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.file.Path;
 import java.time.YearMonth;
@@ -24,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 

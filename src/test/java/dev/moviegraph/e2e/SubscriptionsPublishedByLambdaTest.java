@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.catalog.MonthlyStreams;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.lambda.PublishChangesHandler;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleCatalog;
@@ -17,9 +17,6 @@ import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.LambdaEvents;
 import dev.moviegraph.support.WsClient;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.fasterxml.jackson.databind.JsonNode;
-
 import java.nio.file.Path;
 import java.time.YearMonth;
 import java.util.Comparator;
@@ -27,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

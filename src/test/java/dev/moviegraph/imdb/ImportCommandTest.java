@@ -8,16 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.catalog.CatalogImport;
 import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.cli.Import;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.config.ConfigException;
-import dev.moviegraph.dynamo.DynamoCatalogImport;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.DynamoCatalogImport;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.RequestCounter;
@@ -38,6 +37,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.moviegraph.cli.Import;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
 
 import java.io.ByteArrayOutputStream;

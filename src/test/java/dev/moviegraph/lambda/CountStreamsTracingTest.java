@@ -9,17 +9,13 @@ import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.StreamRecord;
 import dev.moviegraph.catalog.TotalsMode;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoCatalogWriter;
-import dev.moviegraph.dynamo.DynamoClients;
-import dev.moviegraph.dynamo.TableAdmin;
+import dev.moviegraph.dynamo.admin.TableAdmin;
+import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.write.DynamoCatalogWriter;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.support.LambdaEvents;
 import dev.moviegraph.support.ZipkinServer;
-
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
-import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
-import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Instant;
 import java.util.List;
@@ -27,8 +23,10 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
-
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 

@@ -5,15 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.catalog.MovieId;
-import dev.moviegraph.dynamo.ShardCounter;
+import dev.moviegraph.dynamo.streams.ShardCounter;
 
 import java.time.YearMonth;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
 
 /** The window Lambda keeps as the function's state between a tumbling window's invocations. */
 class CountingWindowTest {

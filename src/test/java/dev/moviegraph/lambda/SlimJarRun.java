@@ -4,14 +4,10 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.StreamRecord;
 import dev.moviegraph.catalog.TotalsMode;
-import dev.moviegraph.dynamo.DynamoCatalogWriter;
-import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.write.DynamoCatalogWriter;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.support.LambdaEvents;
-
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
-import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -24,6 +20,9 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;

@@ -6,14 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 

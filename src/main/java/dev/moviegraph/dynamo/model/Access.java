@@ -1,0 +1,314 @@
+package dev.moviegraph.dynamo.model;
+
+import static dev.moviegraph.dynamo.model.TableModel.GSI3_PK;
+import static dev.moviegraph.dynamo.model.TableModel.GSI3_SK;
+import static dev.moviegraph.dynamo.model.TableModel.LSI1_SK;
+import static dev.moviegraph.dynamo.model.TableModel.PK;
+import static dev.moviegraph.dynamo.model.TableModel.SK;
+
+import dev.moviegraph.catalog.AccessPattern;
+import dev.moviegraph.catalog.CatalogAccess;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+
+/**
+ * Every access pattern of the table: the operation, the index and the key condition, each of whose
+ * values is bound to a key template of {@link TableModel}. Queries render their values from those
+ * templates ({@link #query}), and plans, traces and the start-up check describe them from the same
+ * templates, so what a plan says is what is sent and a key format changes in the model alone.
+ */
+public enum Access implements CallPattern {
+    GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "GetItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", keyed(PK), ":sk", keyed(SK)),
+    BATCH_GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "BatchGetItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", keyed(PK), ":sk", keyed(SK)),
+    /** Every item of a movie's collection, its list and search entries too: what writers replace or delete. */
+    ENTIRE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk",
+            ":pk", bind(TableModel.MOVIE, PK)),
+    /**
+     * One range of a movie's collection that putMovie reads: items that copy what changed, credits and
+     * entries, never the totals when the title stays ({@link TableModel#movieCopyRanges}).
+     */
+    MOVIE_COPIES(CatalogAccess.PUT_ENTITY, "Query", Index.TABLE, "pk = :pk AND sk BETWEEN :from AND :to",
+            ":pk", bind(TableModel.MOVIE, PK),
+            ":from", new Binding(copyHolders(), SK, Bound.PREFIX), ":to", new Binding(copyHolders(), SK, Bound.PREFIX_END)),
+    /** GSI3: the person item and every credit of the person, all roles (a rename rewrites their copies). */
+    PERSON_PARTITION(CatalogAccess.PUT_ENTITY, "Query", Index.GSI3, "gsi3pk = :person",
+            ":person", bind(TableModel.PERSON, GSI3_PK)),
+    /** A person's search entries, in their partition: a rename replaces them. */
+    PERSON_WORDS(CatalogAccess.PUT_ENTITY, "Query", Index.TABLE, "pk = :pk AND begins_with(sk, :word)",
+            ":pk", bind(TableModel.PERSON_WORD, PK), ":word", new Binding(List.of(TableModel.PERSON_WORD), SK, Bound.PREFIX)),
+
+    /** GSI4 (sparse, search entries only): movies and people whose words start with a prefix, best ranked first. */
+    SEARCH(CatalogAccess.SEARCH, "Query", Index.GSI4, "gsi4pk = :prefix",
+            ":prefix", bind(TableModel.MOVIE_WORD, TableModel.GSI4_PK)),
+    /** GSI5 (sparse): the same for one kind, movies or people. */
+    SEARCH_KIND(CatalogAccess.SEARCH, "Query", Index.GSI5, "gsi5pk = :prefix",
+            ":prefix", new Binding(List.of(TableModel.MOVIE_WORD, TableModel.PERSON_WORD), TableModel.GSI5_PK, Bound.FULL)),
+
+    /** GSI6 (sparse, list entries only): a page of a movie list, in its order. */
+    MOVIE_LIST_PAGE(CatalogAccess.MOVIE_LISTS, "Query", Index.GSI6, "gsi6pk = :list",
+            ":list", bind(TableModel.MOVIE_LIST, TableModel.GSI6_PK)),
+
+    /** GSI5 (sparse: winners only, overloaded with search): an award's winners of every category, newest first. */
+    AWARD_WINNERS(CatalogAccess.AWARD_WINNERS, "Query", Index.GSI5, "gsi5pk = :award",
+            ":award", bind(TableModel.MOVIE_AWARD, TableModel.GSI5_PK)),
+    /** GSI6 (sparse: winners only, overloaded with movie lists): an award's winners in one category, newest first. */
+    AWARD_WINNERS_IN_CATEGORY(CatalogAccess.AWARD_WINNERS, "Query", Index.GSI6, "gsi6pk = :category",
+            ":category", bind(TableModel.MOVIE_AWARD, TableModel.GSI6_PK)),
+    /** Condition checks of the movie and the person it names, and the award, in one transaction. */
+    RECORD_AWARD(CatalogAccess.AWARD, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", awardKey(PK), ":sk", awardKey(SK)),
+    REMOVE_AWARD(CatalogAccess.AWARD, "DeleteItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", awardKey(PK), ":sk", awardKey(SK)),
+
+    /** The movie item, version-guarded, with its credits' and totals' copies of title and year. */
+    PUT_MOVIE(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE, "pk = :pk",
+            ":pk", bind(TableModel.MOVIE, PK)),
+    /** The person item, version-guarded, with every credit's copy of the name (found through GSI3). */
+    PUT_PERSON(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", new Binding(List.of(TableModel.PERSON, TableModel.CAST), PK, Bound.FULL),
+            ":sk", new Binding(concat(List.of(TableModel.PERSON), TableModel.CREDITS), SK, Bound.FULL)),
+    /** Condition checks of the movie and the person, and the credit, in one transaction. */
+    CREDIT(CatalogAccess.CREDIT, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.MOVIE, PK),
+            ":sk", new Binding(List.copyOf(TableModel.CREDITS), SK, Bound.FULL)),
+    /** The credit's delete and its person's (and movie's) counts down by one, in one transaction. */
+    UNCREDIT(CatalogAccess.CREDIT, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.MOVIE, PK),
+            ":sk", new Binding(List.copyOf(TableModel.CREDITS), SK, Bound.FULL)),
+    /** Every item of a movie's collection, the movie item first. */
+    DELETE_COLLECTION(CatalogAccess.DELETE_MOVIE, "TransactWriteItems", Index.TABLE, "pk = :pk",
+            ":pk", bind(TableModel.MOVIE, PK)),
+    /** The stream item (once per stream id), a check of the movie and, in transactional mode, its total. */
+    RECORD_STREAM(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", new Binding(List.of(TableModel.STREAM, TableModel.TOTAL), PK, Bound.FULL),
+            ":sk", new Binding(List.of(TableModel.STREAM, TableModel.TOTAL), SK, Bound.FULL)),
+    /** TOTALS=stream: the stream item alone, once per stream id; the aggregator counts it. */
+    RECORD_STREAM_ITEM(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.STREAM, PK), ":sk", bind(TableModel.STREAM, SK)),
+    /** The aggregator's batch: totals of many movies and the shard's checkpoint, in one transaction. */
+    AGGREGATE_TOTALS(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), PK, Bound.FULL),
+            ":sk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), SK, Bound.FULL)),
+    /** The aggregator's checkpoint moved to its batch's end once the batch's totals are merged into the top lists. */
+    FINISH_BATCH(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.CHECKPOINT, PK), ":sk", bind(TableModel.CHECKPOINT, SK)),
+    /** A month's top list, put on condition of its version: a merge of totals, a deletion, a rename, a refill. */
+    TOP_LIST_WRITE(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.TOP_LIST, PK), ":sk", bind(TableModel.TOP_LIST, SK)),
+    /** GSI8 (keys only): a month's totals, one Query per shard; only a refill of its top list reads them. */
+    TOP_REFILL_KEYS(CatalogAccess.DELETE_MOVIE, "Query", Index.GSI8, "gsi8pk = :pk", ":pk", bind(TableModel.TOTAL, TableModel.GSI8_PK)),
+    /** The change feed's reader lease: taken, renewed and given up with conditional writes. */
+    FEED_LEASE(CatalogAccess.CHANGE_FEED, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.LEASE, PK), ":sk", bind(TableModel.LEASE, SK)),
+    /** A publisher's number for its next change: an atomic ADD, whoever publishes (a lease holder, a Lambda shard). */
+    CHANGE_TICKET(CatalogAccess.CHANGE_FEED, "UpdateItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.CHANGE_TICKET, PK), ":sk", bind(TableModel.CHANGE_TICKET, SK)),
+    /** A batch of changes, under its publisher's number. */
+    PUBLISH_CHANGES(CatalogAccess.CHANGE_FEED, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
+            ":pk", bind(TableModel.CHANGE, PK), ":sk", bind(TableModel.CHANGE, SK)),
+    /** Every replica with subscribers: the changes published after the last one it saw. */
+    CHANGES_SINCE(CatalogAccess.CHANGE_FEED, "Query", Index.TABLE, "pk = :feed AND sk > :after",
+            ":feed", bind(TableModel.CHANGE, PK), ":after", bind(TableModel.CHANGE, SK));
+
+    /** How a value is taken from its template: all of it, or the prefix before the first attribute. */
+    private enum Bound {
+        FULL,
+        PREFIX,
+        /** The prefix followed by '~', which sorts after every digit: the end of a range of keys. */
+        PREFIX_END
+    }
+
+    /** A value of the key condition, bound to the template of one of these entities. */
+    private record Binding(List<Entity<?>> entities, String keyAttribute, Bound bound) {
+        public String describe() {
+            return entities.stream().map(entity -> entity.template(keyAttribute)).distinct()
+                    .map(template -> switch (bound) {
+                        case FULL -> template.text();
+                        case PREFIX -> template.prefix();
+                        case PREFIX_END -> template.prefix() + "~";
+                    })
+                    .collect(Collectors.joining(" | "));
+        }
+
+        /** The value for these attribute values; an entity among several is picked by {@code which}. */
+        String render(int which, Map<String, ?> values) {
+            KeyTemplate template = entities.get(which).template(keyAttribute);
+            return switch (bound) {
+                case FULL -> template.render(values);
+                case PREFIX -> template.prefix();
+                case PREFIX_END -> template.prefix() + "~";
+            };
+        }
+    }
+
+    /** What {@link #MOVIE_COPIES} can start or end at: the entities putMovie reads, in sort-key order. */
+    private static List<Entity<?>> copyHolders() {
+        return concat(TableModel.CREDITS, List.of(TableModel.TOTAL, TableModel.MOVIE_LIST, TableModel.MOVIE_WORD));
+    }
+
+    private static List<Entity<?>> concat(List<? extends Entity<?>> first, List<? extends Entity<?>> second) {
+        List<Entity<?>> all = new java.util.ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    private static Binding bind(Entity<?> entity, String keyAttribute) {
+        return new Binding(List.of(entity), keyAttribute, Bound.FULL);
+    }
+
+    /** An award, kept with its movie or, naming none, with its person. */
+    private static Binding awardKey(String keyAttribute) {
+        return new Binding(List.of(TableModel.MOVIE_AWARD, TableModel.PERSON_AWARD), keyAttribute, Bound.FULL);
+    }
+
+    /** Any item a reference can name: movies, people and totals. */
+    private static Binding keyed(String keyAttribute) {
+        return new Binding(List.of(TableModel.MOVIE, TableModel.PERSON, TableModel.TOTAL), keyAttribute, Bound.FULL);
+    }
+
+    private static final Set<String> WRITE_OPERATIONS = Set.of(
+            "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems");
+    private static final Pattern PLACEHOLDER = Pattern.compile(":[a-z]+");
+
+    private final CatalogAccess serves;
+    private final String operation;
+    private final Index index;
+    private final String keyCondition;
+    private final Map<String, Binding> bindings = new LinkedHashMap<>();
+    /** Computed once, on first use (enum constants cannot derive it in their constructor: the model is not ready). */
+    private volatile AccessPattern description;
+    private volatile List<Entity<?>> returned;
+
+    Access(CatalogAccess serves, String operation, Index index, String keyCondition, Object... bindings) {
+        this.serves = serves;
+        this.operation = operation;
+        this.index = index;
+        this.keyCondition = keyCondition;
+        for (int i = 0; i < bindings.length; i += 2) {
+            this.bindings.put((String) bindings[i], (Binding) bindings[i + 1]);
+        }
+    }
+
+    CatalogAccess serves() {
+        return serves;
+    }
+
+    /** Whether the operation writes (its capacity is write units). */
+    @Override
+    public boolean writes() {
+        return WRITE_OPERATIONS.contains(operation);
+    }
+
+    /**
+     * At most the read units one call reading {@code items} items consumes, with eventually consistent
+     * reads (half a unit per 4 KB): by key, every item is rounded up to 4 KB on its own (more for an
+     * item larger than that); a Query sums the items' sizes, each at {@code itemBytes} (the largest item
+     * the call can return, see {@link dev.moviegraph.dynamo.read.ItemWeights}), and rounds up once.
+     */
+    public double estimatedReadUnits(int items, int itemBytes) {
+        if (operation.equals("Query")) {
+            return queryReadUnits(items, itemBytes);
+        }
+        return items * Math.ceil(itemBytes / 4096.0) * 0.5;
+    }
+
+    /** At most the read units of a Query reading {@code items} items of at most {@code itemBytes} each. */
+    public static double queryReadUnits(int items, int itemBytes) {
+        return Math.max(1, Math.ceil((double) items * itemBytes / 4096)) * 0.5;
+    }
+
+    @Override
+    public String operation() {
+        return operation;
+    }
+
+    public Index index() {
+        return index;
+    }
+
+    /** The index name, or "table" for the base table. */
+    @Override
+    public String indexLabel() {
+        return index.label();
+    }
+
+    /** A Query with this pattern's key condition, each value rendered from its template with its attribute values. */
+    public QueryRequest.Builder query(String table, Map<String, ? extends Map<String, ?>> values) {
+        return query(table, 0, values);
+    }
+
+    /**
+     * The same, where a value bound to several entities takes the {@code which}-th (the award of
+     * {@link #RECORD_AWARD}: its movie's, or its person's).
+     */
+    public QueryRequest.Builder query(String table, int which, Map<String, ? extends Map<String, ?>> values) {
+        Map<String, AttributeValue> rendered = new LinkedHashMap<>();
+        bindings.forEach((placeholder, binding) -> rendered.put(placeholder,
+                AttributeValue.fromS(binding.render(binding.entities().size() > 1 ? which : 0, values.get(placeholder)))));
+        return QueryRequest.builder().tableName(table).indexName(index.indexName())
+                .keyConditionExpression(keyCondition).expressionAttributeValues(rendered);
+    }
+
+    /** The key condition with its values in place, as a trace shows it. */
+    @Override
+    public String render(Map<String, AttributeValue> values) {
+        return substitute(placeholder -> values.get(placeholder).s());
+    }
+
+    /**
+     * The entities whose items a call of this pattern can return: for a Query, every entity whose key on
+     * the index's partition key could be the value it binds (its template's fixed prefix and the bound
+     * one's are one the other's start), so an overloaded index's other items count too (an award's
+     * winners are movie and person awards alike); by key, the entities it binds. What its estimate
+     * weighs ({@link dev.moviegraph.dynamo.read.ItemWeights}); made once.
+     */
+    public List<Entity<?>> returns() {
+        List<Entity<?>> found = returned;
+        if (found == null) {
+            Binding partition = bindings.values().stream()
+                    .filter(binding -> binding.keyAttribute().equals(index.partitionKey())).findFirst().orElseThrow();
+            List<String> bound = partition.entities().stream()
+                    .map(entity -> entity.template(partition.keyAttribute()).prefix()).toList();
+            found = operation.equals("Query") ? TableModel.ENTITIES.stream().filter(entity -> {
+                KeyTemplate template = entity.template(index.partitionKey());
+                return template != null && bound.stream().anyMatch(prefix ->
+                        prefix.startsWith(template.prefix()) || template.prefix().startsWith(prefix));
+            }).toList() : List.copyOf(partition.entities());
+            returned = found;
+        }
+        return found;
+    }
+
+    /** What plans, traces and the docs show of the pattern; made once (a plan asks for it per call). */
+    public AccessPattern describe() {
+        AccessPattern described = description;
+        if (described == null) {
+            described = new AccessPattern(name(), serves, operation, indexLabel(),
+                    substitute(placeholder -> bindings.get(placeholder).describe()));
+            description = described;
+        }
+        return described;
+    }
+
+    private String substitute(Function<String, String> value) {
+        Matcher matcher = PLACEHOLDER.matcher(keyCondition);
+        StringBuilder out = new StringBuilder();
+        while (matcher.find()) {
+            matcher.appendReplacement(out, Matcher.quoteReplacement(value.apply(matcher.group())));
+        }
+        matcher.appendTail(out);
+        return out.toString();
+    }
+}

@@ -1,0 +1,638 @@
+package dev.moviegraph.dynamo.model;
+
+import dev.moviegraph.catalog.Award;
+import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.ImportCheckpoint;
+import dev.moviegraph.catalog.ItemRef;
+import dev.moviegraph.catalog.MonthlyStreams;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Records;
+import dev.moviegraph.catalog.Role;
+import dev.moviegraph.catalog.TopList;
+
+import java.time.Instant;
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+
+/**
+ * The single table, declared once: its key attributes, its indexes ({@link Index}) and every item type
+ * ({@link Entity}) with its key templates, attributes and copies. Every key prefix and every DynamoDB
+ * attribute name of the gateway is written here; keys, item codecs, access patterns ({@link Access}),
+ * cursors, read estimates, the table definition and docs/design.md's tables are derived from it.
+ *
+ * <p>A movie's item collection ({@code pk = mov#{movieId}}) holds the movie, its credits and its
+ * monthly totals. LSI1 orders it by credit: directors, writers, the movie, then the cast top-billed
+ * first, so a movie with its crew and a first cast page is one Query. GSI3 is overloaded: a person's
+ * partition holds the person, then their acting, directing and writing credits, each role newest first
+ * (the year is stored descending in the key), so a filmography page is one Query in the order users
+ * want. A month's top list is one item ({@link #TOP_LIST}); GSI8 is sparse and keys only: only totals carry
+ * {@code gsi8pk}, so a month's {@link TopShards} partitions find its totals when deletions refill a list.
+ */
+public final class TableModel {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableModel.class);
+
+    /** The layout this model writes; a table records it in its layout item. */
+    public static final int LAYOUT_VERSION = 5;
+
+    public static final String PK = "pk";
+    public static final String SK = "sk";
+    static final String LSI1_SK = "lsi1sk";
+    static final String GSI3_PK = "gsi3pk";
+    static final String GSI3_SK = "gsi3sk";
+    /** Layout 3's top index key ({@code month#{month}}, one partition a month): only the migration reads it. */
+    public static final String GSI2_PK = "gsi2pk";
+    /** A month's totals, keys only, in {@link TopShards#COUNT} partitions: {@code mon#{month}#{shard}}. */
+    public static final String GSI8_PK = "gsi8pk";
+    /** Search: a word prefix's partition, movies and people together. */
+    static final String GSI4_PK = "gsi4pk";
+    /** Search: a word prefix's partition of one kind (movies or people). */
+    static final String GSI5_PK = "gsi5pk";
+    /** A search entry's rank: a plain attribute that is the sort key of both search indexes. */
+    static final String RANK = "srank";
+    /** Browse and top rated: a movie list's partition. */
+    static final String GSI6_PK = "gsi6pk";
+    /** A list entry's place in its list: the sort key of gsi6. */
+    static final String LIST_RANK = "lrank";
+    /** A total's count. */
+    public static final String STREAMS = "streams";
+    /** Every item carries its type; items are decoded by it, never by key prefixes. */
+    public static final String TYPE = "type";
+    /** Optimistic version of a movie or person item. */
+    public static final String VERSION = "version";
+    /** The table's time-to-live attribute (a number, epoch seconds); only persisted queries carry it. */
+    public static final String EXPIRES_AT = "expiresAt";
+
+    /** An individual stream, in a partition of its own: reading a movie never reads its streams. */
+    public record StoredStream(String streamId, MovieId movieId, Instant at, YearMonth month, String movieTitle) {
+    }
+
+    /**
+     * The stream aggregator's position in one shard of the table's change stream (TOTALS=stream): every
+     * record up to {@code sequenceNumber} is counted. While a batch that needed several transactions is
+     * being committed, {@code pending} is the batch's last record and {@code done} how many of its
+     * transactions are in, so whoever reads the checkpoint next finishes that batch, never counts it twice.
+     */
+    public record Checkpoint(String shardId, String sequenceNumber, boolean closed, String pending, Integer done,
+                             String pendingSums) {
+        public Checkpoint(String shardId, String sequenceNumber, boolean closed) {
+            this(shardId, sequenceNumber, closed, null, null, null);
+        }
+    }
+
+    /** The holder of a named lease, until {@code heldUntil} (epoch milliseconds), in its {@code term}. */
+    public record Lease(String name, String owner, long heldUntil, long term) {
+    }
+
+    /**
+     * Movies whose items changed and months whose totals changed, as read from the stream, under the
+     * number its publisher took ({@link ChangeTicket}); {@code everything} when a reader may have missed
+     * changes (a new reader, a lost iterator), so every subscription is re-read.
+     */
+    public record Change(long sequence, List<String> movies, List<String> months, boolean everything,
+                         long expiresAt) {
+    }
+
+    /** The last number handed to a publisher of the change feed ({@code ADD 1}, one per published change). */
+    public record ChangeTicket(String feed, long issued) {
+    }
+
+    /** Facts about the table itself: its layout version, and markers of finished loads. */
+    public record Meta(String name, Integer layoutVersion, Instant loadedAt) {
+    }
+
+    /**
+     * A document registered by automatic persisted queries, under {@code hash}, the SHA-256 of its text (64
+     * lower-case hexadecimal characters). {@code expiresAt} is epoch seconds: DynamoDB's time to live deletes the item some time after it,
+     * and reads treat it as absent from then on.
+     */
+    public record PersistedQuery(String hash, String document, long expiresAt) {
+    }
+
+    public static final Entity<Movie> MOVIE = Entity.of("movie", Movie.class)
+            .store("id", "movieId")
+            .key(PK, "mov#{movieId}").key(SK, "mov#{movieId}")
+            .key(LSI1_SK, "movie")
+            .versioned()
+            .estimatedBytes(256);
+
+    public static final Entity<Person> PERSON = Entity.of("person", Person.class)
+            .store("id", "personId")
+            .key(PK, "per#{personId}").key(SK, "per#{personId}")
+            .key(GSI3_PK, "per#{personId}").key(GSI3_SK, "#person")
+            .versioned()
+            .estimatedBytes(256);
+
+    public static final Entity<Credit> CAST = credit("cast", Role.CAST, "act", "movie#cast", "billing");
+    public static final Entity<Credit> DIRECTOR = credit("director", Role.DIRECTOR, "dir", "crew#dir", "ordering");
+    public static final Entity<Credit> WRITER = credit("writer", Role.WRITER, "wri", "crew#wri", "ordering");
+    /** The credits of every role, in the order of {@link Role}. */
+    public static final List<Entity<Credit>> CREDITS = List.of(CAST, DIRECTOR, WRITER);
+
+    public static final Entity<MonthlyStreams> TOTAL = Entity.of("total", MonthlyStreams.class)
+            .key(PK, "mov#{movieId}").key(SK, "tot#{month}")
+            .key(GSI8_PK, "mon#{month}#{movieId:shard}")
+            .copies(MOVIE, "movieVersion", "movieTitle", "title")
+            .estimatedBytes(256);
+
+    /**
+     * One prefix of one word of a movie's title or a person's name, in the owner's item collection (so
+     * deleting a movie deletes its entries), and in the two search indexes under that prefix, ranked by
+     * {@code rank} (see {@link SearchEntries#rank}). It carries what a result list shows, so a page of results is
+     * one Query; {@code words} is the whole folded title or name, which narrows a query of several words.
+     */
+    public record SearchEntry(String id, String prefix, String name, Integer year, String words, String rank,
+                              String knownForId, String knownForTitle, Integer knownForYear, Integer knownForVotes) {
+    }
+
+    // Entries derived from a movie or person sort after every other item of its collection (xl#, then
+    // xw#), so readers of the collection stop before them (Access.WHOLE_COLLECTION).
+    public static final Entity<SearchEntry> MOVIE_WORD = Entity.of("movieWord", SearchEntry.class)
+            .store("id", "movieId").store("rank", RANK)
+            .key(PK, "mov#{movieId}").key(SK, "xw#{prefix}")
+            .key(GSI4_PK, "srch#{prefix}").key(GSI5_PK, "srch#mov#{prefix}")
+            .omit("knownForId").omit("knownForTitle").omit("knownForYear").omit("knownForVotes")
+            .estimatedBytes(256);
+
+    public static final Entity<SearchEntry> PERSON_WORD = Entity.of("personWord", SearchEntry.class)
+            .store("id", "personId").store("rank", RANK)
+            .key(PK, "per#{personId}").key(SK, "xw#{prefix}")
+            .key(GSI4_PK, "srch#{prefix}").key(GSI5_PK, "srch#per#{prefix}")
+            .estimatedBytes(384);
+
+    /**
+     * A movie's place in one list it belongs to (a genre, a year, both; the top rated of all or of a
+     * genre), in its item collection and in gsi6 under the list, ordered by {@code rank}. It carries what
+     * a list page shows (title, year, rating and votes, stored under the movie's own attribute names), so
+     * a page is one Query. Like a search entry it is derived whole from the movie item and replaced
+     * whenever the movie is written (putMovie, the import, the migration), which keeps these copies true.
+     *
+     * <p>{@code ratingCopied} tells an entry that carries the rating from one written before it did: an
+     * unrated movie's entry has neither {@code averageRating} nor {@code numVotes}, just as an older entry
+     * has neither, so the absence of the copy cannot tell them apart. Every entry this version writes sets
+     * {@code ratingCopied}; a reader answers the rating from the entry only then (nulls included) and reads
+     * the movie item otherwise.
+     */
+    public record ListEntry(String id, String list, String title, Integer year, String rank, Double averageRating,
+                            Integer numVotes, Boolean ratingCopied) {
+    }
+
+    public static final Entity<ListEntry> MOVIE_LIST = Entity.of("movieList", ListEntry.class)
+            .store("id", "movieId").store("rank", LIST_RANK)
+            .store("averageRating", MOVIE.attribute("averageRating")).store("numVotes", MOVIE.attribute("numVotes"))
+            .key(PK, "mov#{movieId}").key(SK, "xl#{list}")
+            .key(GSI6_PK, "lst#{list}")
+            .estimatedBytes(256);
+
+    /**
+     * An award or nomination of a movie (and maybe a person): in the movie's collection, and in LSI1
+     * before the crew ({@code aw#}, newest first), so a movie's awards come with its crew; in GSI3 under
+     * the person, before the person item ({@code #award#}), so a person's awards come with the person and
+     * their first acting page. Only winners carry the keys of the two winners' indexes: gsi5 by award,
+     * newest first, and gsi6 by award and category.
+     */
+    public static final Entity<Award> MOVIE_AWARD = award(Entity.of("movieAward", Award.class)
+            .key(PK, "mov#{movieId}").key(SK, "aw#{award}#{category}#{year}#{personId:opt}")
+            .key(LSI1_SK, "aw#{year:desc}#{award}#{category}#{personId:opt}")
+            .sparseKey(GSI3_PK, "per#{personId}", award -> award.personId() != null)
+            .sparseKey(GSI3_SK, "#award#{year:desc}#{award}#{category}#{movieId:opt}", award -> award.personId() != null));
+
+    /** An award of a person for no movie of the catalog: in the person's partition and in GSI3 as above. */
+    public static final Entity<Award> PERSON_AWARD = award(Entity.of("personAward", Award.class)
+            .key(PK, "per#{personId}").key(SK, "aw#{award}#{category}#{year}#{movieId:opt}")
+            .key(GSI3_PK, "per#{personId}").key(GSI3_SK, "#award#{year:desc}#{award}#{category}#{movieId:opt}"));
+
+    /** The winners' index keys every award entity has. */
+    private static Entity<Award> award(Entity<Award> entity) {
+        return entity.sparseKey(GSI5_PK, "win#{award}", Award::won)
+                .sparseKey(RANK, "{year:desc}#{category}#{movieId:opt}#{personId:opt}", Award::won)
+                .sparseKey(GSI6_PK, "win#{award}#c#{category}", Award::won)
+                .sparseKey(LIST_RANK, "{year:desc}#{movieId:opt}#{personId:opt}", Award::won)
+                .estimatedBytes(256);
+    }
+
+    /** The entity an award is stored as: with its movie when it names one, else with its person. */
+    public static Entity<Award> awards(Award award) {
+        return award.movieId() != null ? MOVIE_AWARD : PERSON_AWARD;
+    }
+
+    public static final Entity<StoredStream> STREAM = Entity.of("stream", StoredStream.class)
+            .key(PK, "str#{streamId}").key(SK, "str#{streamId}")
+            .estimatedBytes(256);
+
+    /**
+     * In a partition of its own per shard (layout 4): every transaction of the aggregator writes its shard's
+     * checkpoint, and one partition for all of them (layout 3's {@code agg#checkpoints}) took at most 500
+     * such transactions a second for the whole table.
+     */
+    public static final Entity<Checkpoint> CHECKPOINT = Entity.of("checkpoint", Checkpoint.class)
+            .key(PK, "agg#{shardId}").key(SK, "agg#{shardId}");
+
+    /** An entry of a top list: a movie's total and its title, under short names (a list holds 200 of them). */
+    static final Entity<MonthlyStreams> TOP_ENTRY = Entity.of("topEntry", MonthlyStreams.class)
+            .store("movieId", "m").store("movieTitle", "t").store("streams", "s").omit("month");
+
+    /**
+     * A month's top list ({@link dev.moviegraph.dynamo.write.TopLists}), in a partition of its own: its best {@link dev.moviegraph.dynamo.write.TopLists#KEPT} totals,
+     * best first, with the floor below which no other total of the month is. Counting merges into it on
+     * condition of its {@code version}; a top-N read is one GetItem of it.
+     */
+    public static final Entity<TopList> TOP_LIST = Entity.of("topList", TopList.class)
+            .nests("entries", TOP_ENTRY)
+            .key(PK, "toplist#{month}").key(SK, "toplist#{month}")
+            .estimatedBytes(12_288);
+
+    public static final Entity<Meta> META = Entity.of("meta", Meta.class)
+            .key(PK, "meta#{name}").key(SK, "meta#{name}");
+
+    public static final Entity<ImportCheckpoint> IMPORT = Entity.of("import", ImportCheckpoint.class)
+            .key(PK, "imp#{name}").key(SK, "imp#{name}");
+
+    /**
+     * Who reads the table's stream for the change feed: one replica at a time holds it until it expires;
+     * each new holder gets the next term, which orders the changes it publishes after its predecessor's.
+     */
+    public static final Entity<Lease> LEASE = Entity.of("lease", Lease.class)
+            .key(PK, "lease#{name}").key(SK, "lease#{name}");
+
+    /**
+     * A batch of changes a stream reader (the lease holder, or the Lambda function of a shard) read from
+     * the stream, for every replica to poll: one partition, ordered by the publisher's ticket, each item
+     * expiring (TTL) an hour after it was written. (Layouts before the ticket kept {@code chg#feed}.)
+     */
+    public static final Entity<Change> CHANGE = Entity.of("change", Change.class)
+            .key(PK, "chg#log").key(SK, "chg#{sequence:seq}");
+
+    /** Numbers the change feed's publishers take, in a partition of its own (so a Query of the log never meets it). */
+    public static final Entity<ChangeTicket> CHANGE_TICKET = Entity.of("changeTicket", ChangeTicket.class)
+            .key(PK, "chgticket#{feed}").key(SK, "chgticket#{feed}");
+
+    /** In a partition of its own per hash: one GetItem finds it, and it is never read with catalog items. */
+    public static final Entity<PersistedQuery> PERSISTED_QUERY = Entity.of("persistedQuery", PersistedQuery.class)
+            .store("expiresAt", EXPIRES_AT)
+            .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
+
+    static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
+            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, TOP_LIST, META, IMPORT, LEASE, CHANGE, CHANGE_TICKET, PERSISTED_QUERY));
+
+    private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
+            .collect(Collectors.toMap(Entity::type, entity -> entity));
+
+    @SafeVarargs
+    private static List<Entity<?>> entities(List<? extends Entity<?>>... groups) {
+        List<Entity<?>> all = new ArrayList<>();
+        for (List<? extends Entity<?>> group : groups) {
+            all.addAll(group);
+        }
+        if (CREDITS.size() != Role.values().length
+                || CREDITS.stream().anyMatch(credit -> credit.constant("role") != Role.values()[CREDITS.indexOf(credit)])) {
+            throw new IllegalStateException("CREDITS must declare one credit entity per Role, in Role order");
+        }
+        return List.copyOf(all);
+    }
+
+    /** The name of the layout item among the {@link Meta} items. */
+    public static final String LAYOUT = "layout";
+
+    private TableModel() {
+    }
+
+    /**
+     * A credit: in its movie's collection under {@code {code}#{personId}}, in LSI1 by credit order, and
+     * in GSI3 under its person by role, newest first, then title. Its movie title and year and the
+     * person's name are copies.
+     */
+    private static Entity<Credit> credit(String type, Role role, String code, String creditOrder, String position) {
+        Entity<Credit> credit = Entity.of(type, Credit.class)
+                .constant("role", role)
+                .store("position", position)
+                .key(PK, "mov#{movieId}").key(SK, code + "#{personId}")
+                .key(LSI1_SK, creditOrder + "#{" + position + ":pad}#{personId}")
+                .key(GSI3_PK, "per#{personId}").key(GSI3_SK, code + "#{movieYear:desc}#{movieTitle:short}#{movieId}")
+                .copies(MOVIE, "movieVersion", "movieTitle", "title", "movieYear", "year")
+                .copies(PERSON, "personVersion", "personName", "name")
+                .estimatedBytes(384);
+        return role == Role.CAST ? credit : credit.omit("characters");
+    }
+
+    /** The sort keys from {@code from} to {@code to}, both included, of one partition. */
+    public record SortKeyRange(String from, String to) {
+    }
+
+    /**
+     * The sort-key ranges of a movie's collection that {@code putMovie} reads, one Query each: the items
+     * that copy one of the movie's {@code changed} attributes, its credits (whose people it re-ranks) and
+     * its search and list entries (which it replaces). An entity that copies the movie but none of what
+     * changed splits the ranges: a movie's totals, one a month, are not read when its title stays. Other
+     * entities between two that are read (the movie item, its awards: few, no copies) are read with them,
+     * which costs less than a Query more. Derived from the sort-key templates' prefixes.
+     */
+    public static List<SortKeyRange> movieCopyRanges(Set<String> changed) {
+        String partition = MOVIE.template(PK).text();
+        List<Entity<?>> collection = ENTITIES.stream()
+                .filter(entity -> entity.template(PK) != null && entity.template(PK).text().equals(partition))
+                .sorted(java.util.Comparator.comparing((Entity<?> entity) -> entity.template(SK).prefix()))
+                .toList();
+        List<SortKeyRange> ranges = new ArrayList<>();
+        String from = null;
+        String to = null;
+        for (Entity<?> entity : collection) {
+            List<Entity.Copy> copies = entity.copies().stream().filter(copy -> copy.source() == MOVIE).toList();
+            boolean read = CREDITS.contains(entity) || entity == MOVIE_WORD || entity == MOVIE_LIST
+                    || copies.stream().anyMatch(copy -> copy.attributes().values().stream().anyMatch(changed::contains));
+            String prefix = entity.template(SK).prefix();
+            if (read) {
+                from = from == null ? prefix : from;
+                to = prefix + "~";
+            } else if (!copies.isEmpty() && from != null) {
+                ranges.add(new SortKeyRange(from, to));
+                from = null;
+            }
+        }
+        if (from != null) {
+            ranges.add(new SortKeyRange(from, to));
+        }
+        return ranges;
+    }
+
+    /** A movie's count of cast credits: an attribute of the movie item that every credit write keeps. */
+    public static final String CAST_COUNT = MOVIE.attribute("castCount");
+
+    /** A person's count of credits in {@code role}: an attribute of the person item. */
+    public static String counter(Role role) {
+        return PERSON.attribute(switch (role) {
+            case CAST -> "actedCount";
+            case DIRECTOR -> "directedCount";
+            case WRITER -> "wroteCount";
+        });
+    }
+
+    /** The entity of the credits in {@code role}. */
+    public static Entity<Credit> credits(Role role) {
+        return CREDITS.get(role.ordinal());
+    }
+
+    public static String type(Map<String, AttributeValue> item) {
+        AttributeValue type = item.get(TYPE);
+        return type == null ? "" : type.s();
+    }
+
+    /**
+     * The entity an item belongs to, by its type attribute; empty for a type this version does not know.
+     * During a rolling upgrade a newer gateway may write items of a new type into the partitions and
+     * indexes this one reads: every reader and copy update skips them (they are the newer version's).
+     */
+    public static Optional<Entity<?>> entityOf(Map<String, AttributeValue> item) {
+        Entity<?> entity = BY_TYPE.get(type(item));
+        if (entity == null) {
+            LOG.debug("Skipped an item of unknown type '{}' at {}/{}", type(item), item.get(PK), item.get(SK));
+        }
+        return Optional.ofNullable(entity);
+    }
+
+    public static boolean is(Map<String, AttributeValue> item, Entity<?> entity) {
+        return entity.type().equals(type(item));
+    }
+
+    /** Whether an item is of one of {@code entities}: what a read of an index keeps of what it read. */
+    public static boolean isAny(Map<String, AttributeValue> item, List<? extends Entity<?>> entities) {
+        return entities.stream().anyMatch(entity -> is(item, entity));
+    }
+
+    /** Decodes any item by its type attribute; empty for a type this version does not know. */
+    public static Optional<Record> decode(Map<String, AttributeValue> item) {
+        return entityOf(item).map(entity -> entity.decode(item));
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <T extends Record> Entity<T> entityFor(Class<T> type) {
+        List<Entity<?>> matching = ENTITIES.stream().filter(entity -> entity.recordType() == type).toList();
+        if (matching.size() != 1) {
+            throw new IllegalStateException("The table model has " + matching.size() + " item types for "
+                    + type.getSimpleName() + "; a reference needs exactly one");
+        }
+        return (Entity<T>) matching.get(0);
+    }
+
+    /** The primary key of the item a reference names. */
+    public static Map<String, AttributeValue> key(ItemRef<?> ref) {
+        return entityFor(ref.type()).keyFromFields(Records.components((Record) ref));
+    }
+
+    static <T extends Record> Map<String, AttributeValue> encode(Entity<T> entity, T record) {
+        return entity.encode(record);
+    }
+
+    public static Map<String, AttributeValue> key(String pk, String sk) {
+        return Map.of(PK, AttributeValue.fromS(pk), SK, AttributeValue.fromS(sk));
+    }
+
+    /** The primary key part of any item. */
+    public static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item) {
+        return key(item.get(PK).s(), item.get(SK).s());
+    }
+
+    public static Map<String, AttributeValue> movieKey(MovieId id) {
+        return MOVIE.key(Map.of("movieId", id));
+    }
+
+    public static Map<String, AttributeValue> personKey(PersonId id) {
+        return PERSON.key(Map.of("personId", id));
+    }
+
+    public static Map<String, AttributeValue> totalKey(MovieId id, YearMonth month) {
+        return TOTAL.key(Map.of("movieId", id, "month", month));
+    }
+
+    public static Map<String, AttributeValue> creditKey(MovieId movie, PersonId person, Role role) {
+        return credits(role).key(Map.of("movieId", movie, "personId", person));
+    }
+
+    public static Map<String, AttributeValue> streamKey(String streamId) {
+        return STREAM.key(Map.of("streamId", streamId));
+    }
+
+    public static Map<String, AttributeValue> checkpointKey(String shardId) {
+        return CHECKPOINT.key(Map.of("shardId", shardId));
+    }
+
+    /** Where layouts 1 to 3 kept a shard's checkpoint: read once, when a shard has none of layout 4 yet. */
+    public static Map<String, AttributeValue> layout3CheckpointKey(String shardId) {
+        return key("agg#checkpoints", "shard#" + shardId);
+    }
+
+    public static Map<String, AttributeValue> metaKey(String name) {
+        return META.key(Map.of("name", name));
+    }
+
+    /** The movie whose item collection holds an item of this partition key, if it is one. */
+    public static Optional<MovieId> movieOfPartition(String pk) {
+        String prefix = MOVIE.template(PK).prefix();
+        return pk.startsWith(prefix) && pk.length() > prefix.length()
+                ? Optional.of(MovieId.of(pk.substring(prefix.length()))) : Optional.empty();
+    }
+
+    /** The month of a total's sort key, if it is one. */
+    public static Optional<YearMonth> monthOfTotal(String sk) {
+        return monthAfter(TOTAL.template(SK).prefix(), sk);
+    }
+
+    /** The month of a top list's partition key, if it is one. */
+    public static Optional<YearMonth> monthOfTopList(String pk) {
+        return monthAfter(TOP_LIST.template(PK).prefix(), pk);
+    }
+
+    private static Optional<YearMonth> monthAfter(String prefix, String key) {
+        if (!key.startsWith(prefix)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(YearMonth.parse(key.substring(prefix.length())));
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** A key value of an entity's template for these attribute values (a partition to query, say). */
+    static String render(Entity<?> entity, String keyAttribute, Map<String, ?> values) {
+        return entity.template(keyAttribute).render(values);
+    }
+
+    /** The table with its indexes and a stream of new images, on-demand billing (no capacity to guess). */
+    public static CreateTableRequest createTableRequest(String tableName) {
+        Map<String, ScalarAttributeType> attributes = new LinkedHashMap<>();
+        List<LocalSecondaryIndex> locals = new ArrayList<>();
+        List<GlobalSecondaryIndex> globals = new ArrayList<>();
+        for (Index index : Index.CURRENT) {
+            attributes.putIfAbsent(index.partitionKey(), ScalarAttributeType.S);
+            if (index.sortKey() != null) {
+                attributes.putIfAbsent(index.sortKey(), index.sortType());
+            }
+            if (index == Index.TABLE) {
+                continue;
+            }
+            if (index.isLocal()) {
+                locals.add(LocalSecondaryIndex.builder().indexName(index.indexName())
+                        .keySchema(keySchema(index)).projection(projection(index)).build());
+            } else {
+                globals.add(globalIndex(index));
+            }
+        }
+        return CreateTableRequest.builder()
+                .tableName(tableName)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(attributes.entrySet().stream().map(entry -> AttributeDefinition.builder()
+                        .attributeName(entry.getKey()).attributeType(entry.getValue()).build()).toList())
+                .keySchema(hash(PK), range(SK))
+                .localSecondaryIndexes(locals)
+                .globalSecondaryIndexes(globals)
+                // New images feed the stream aggregator (TOTALS=stream); unread, a stream costs nothing.
+                .streamSpecification(StreamSpecification.builder()
+                        .streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE).build())
+                .build();
+    }
+
+    /** An index's definition as CreateTable and UpdateTable take it. */
+    public static GlobalSecondaryIndex globalIndex(Index index) {
+        return GlobalSecondaryIndex.builder().indexName(index.indexName())
+                .keySchema(keySchema(index)).projection(projection(index)).build();
+    }
+
+    private static List<KeySchemaElement> keySchema(Index index) {
+        return index.sortKey() == null ? List.of(hash(index.partitionKey()))
+                : List.of(hash(index.partitionKey()), range(index.sortKey()));
+    }
+
+    private static Projection projection(Index index) {
+        return Projection.builder().projectionType(index.projection()).build();
+    }
+
+    static KeySchemaElement hash(String name) {
+        return KeySchemaElement.builder().attributeName(name).keyType(KeyType.HASH).build();
+    }
+
+    static KeySchemaElement range(String name) {
+        return KeySchemaElement.builder().attributeName(name).keyType(KeyType.RANGE).build();
+    }
+
+    // ---- docs/design.md
+
+    /** The item table of docs/design.md, derived from the declarations. */
+    public static String itemsTable() {
+        return itemsTable(ENTITIES);
+    }
+
+    static String itemsTable(List<Entity<?>> entities) {
+        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi4pk` | `gsi5pk` | `gsi6pk` | `gsi8pk` | Attributes | Copies |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Entity<?> entity : entities) {
+            Set<String> copied = new LinkedHashSet<>();
+            entity.copies().forEach(copy -> copied.addAll(copy.attributes().keySet()));
+            List<String> own = new ArrayList<>(entity.attributes());
+            own.removeAll(copied);
+            if (entity.isVersioned()) {
+                own.add(VERSION);
+            }
+            List<String> copies = entity.copies().stream().map(copy -> copy.attributes().entrySet().stream()
+                    .map(e -> "`" + e.getKey() + "` = " + copy.source().type() + "." + e.getValue())
+                    .collect(Collectors.joining(", ")) + " (`" + copy.versionAttribute() + "`)").toList();
+            table.append("| ").append(entity.recordType().getSimpleName())
+                    .append(" | `").append(entity.type()).append('`');
+            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI4_PK, GSI5_PK, GSI6_PK, GSI8_PK)) {
+                KeyTemplate template = entity.template(key);
+                table.append(" | ").append(template == null ? "" : "`" + template.text() + "`");
+            }
+            table.append(" | ").append(own.stream().map(a -> "`" + a + "`").collect(Collectors.joining(", ")))
+                    .append(" | ").append(String.join("; ", copies)).append(" |\n");
+        }
+        return table.toString();
+    }
+
+    /**
+     * Every access pattern: each item collection in each index that holds it (the Queries of a read are
+     * runs of its lists there), then the declared {@link Access} patterns.
+     */
+    public static List<dev.moviegraph.catalog.AccessPattern> accessPatterns() {
+        List<dev.moviegraph.catalog.AccessPattern> patterns = new ArrayList<>();
+        ItemCollection.ALL.forEach(collection -> patterns.addAll(collection.describe()));
+        for (Access access : Access.values()) {
+            patterns.add(access.describe());
+        }
+        return patterns;
+    }
+
+    /** The access-pattern table of docs/design.md, derived from the collections and {@link Access}. */
+    public static String patternsTable() {
+        StringBuilder table = new StringBuilder("| Pattern | Serves | Operation | Index | Key template |\n")
+                .append("|---|---|---|---|---|\n");
+        for (dev.moviegraph.catalog.AccessPattern pattern : accessPatterns()) {
+            table.append("| `").append(pattern.name()).append("` | ").append(pattern.serves())
+                    .append(" | ").append(pattern.operation()).append(" | ").append(pattern.index())
+                    .append(" | `").append(pattern.keyTemplate().replace("|", "\\|")).append("` |\n");
+        }
+        return table.toString();
+    }
+
+}

@@ -1,0 +1,92 @@
+package dev.moviegraph;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The directions code may depend in, checked on the compiled production classes (not the tests, not
+ * src/bench). Inside dynamo/ the table model is at the bottom, the client plumbing on it, then reads,
+ * writes (which read), stream counting and the change feed (which write), and admin (creating, loading,
+ * migrating); above dynamo/ only the assembly, the commands, the embedded default and the functions
+ * reach into it, and the AWS SDK stays below the catalog port.
+ */
+class ArchitectureTest {
+    private static final String ROOT = "dev.moviegraph";
+    private static final JavaClasses PRODUCTION = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages(ROOT);
+
+    @Test
+    void layersDependOnlyDownwards() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("Assembly").definedBy(ROOT)
+                .layer("Commands").definedBy(ROOT + ".cli..")
+                .layer("Functions").definedBy(ROOT + ".lambda..")
+                .layer("Embedded").definedBy(ROOT + ".local..")
+                .layer("Http").definedBy(ROOT + ".http..")
+                .layer("GraphQL").definedBy(ROOT + ".graphql..")
+                .layer("Imdb").definedBy(ROOT + ".imdb..")
+                .layer("Admin").definedBy(ROOT + ".dynamo.admin..")
+                .layer("Streams").definedBy(ROOT + ".dynamo.streams..")
+                .layer("Write").definedBy(ROOT + ".dynamo.write..")
+                .layer("Read").definedBy(ROOT + ".dynamo.read..")
+                .layer("Client").definedBy(ROOT + ".dynamo.client..")
+                .layer("Model").definedBy(ROOT + ".dynamo.model..")
+                .layer("Telemetry").definedBy(ROOT + ".telemetry..")
+                .layer("Metrics").definedBy(ROOT + ".metrics..")
+                .layer("Config").definedBy(ROOT + ".config..")
+                .layer("Catalog").definedBy(ROOT + ".catalog..")
+                .whereLayer("Assembly").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Commands").mayOnlyBeAccessedByLayers("Assembly")
+                .whereLayer("Functions").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Embedded").mayOnlyBeAccessedByLayers("Assembly", "Commands")
+                .whereLayer("Http").mayOnlyBeAccessedByLayers("Assembly")
+                .whereLayer("GraphQL").mayOnlyBeAccessedByLayers("Assembly", "Http")
+                .whereLayer("Imdb").mayOnlyBeAccessedByLayers("Commands")
+                .whereLayer("Admin").mayOnlyBeAccessedByLayers("Assembly", "Commands", "Embedded")
+                .whereLayer("Streams").mayOnlyBeAccessedByLayers("Assembly", "Commands", "Functions")
+                .whereLayer("Write").mayOnlyBeAccessedByLayers("Assembly", "Streams", "Admin")
+                .whereLayer("Read").mayOnlyBeAccessedByLayers("Assembly", "Write", "Streams", "Admin")
+                .whereLayer("Client").mayOnlyBeAccessedByLayers("Assembly", "Commands", "Functions", "Embedded",
+                        "Read", "Write", "Streams", "Admin")
+                .whereLayer("Model").mayOnlyBeAccessedByLayers("Assembly", "Client", "Read", "Write", "Streams", "Admin")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void theCatalogDependsOnNothingOfOurs() {
+        noClasses().that().resideInAPackage(ROOT + ".catalog..")
+                .should().dependOnClassesThat().resideOutsideOfPackages(ROOT + ".catalog..", "java..")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void packagesFormNoCycle() {
+        slices().matching(ROOT + ".(**)").should().beFreeOfCycles().check(PRODUCTION);
+    }
+
+    /**
+     * The catalog port, the GraphQL layer and HTTP know only the catalog's exceptions, so a change of client
+     * library or a new SDK exception cannot leak into errors clients see (dynamo/client/StoreFailures
+     * translates them).
+     */
+    @Test
+    void theAwsSdkStaysBelowTheCatalogPort() {
+        noClasses().that().resideInAnyPackage(ROOT + ".catalog..", ROOT + ".graphql..", ROOT + ".http..",
+                        ROOT + ".config..", ROOT + ".imdb..", ROOT + ".metrics..")
+                .should().dependOnClassesThat().resideInAPackage("software.amazon..")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void productionNeverReachesTheBenchmarks() {
+        noClasses().should().dependOnClassesThat().resideInAPackage(ROOT + ".bench..").check(PRODUCTION);
+    }
+}
