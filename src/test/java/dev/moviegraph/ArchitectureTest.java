@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
  * src/bench). Inside dynamo/ the table model is at the bottom, the client plumbing on it, then reads,
  * writes (which read), stream counting and the change feed (which write), and admin (creating, loading,
  * migrating); above dynamo/ only the assembly, the commands, the embedded default and the functions
- * reach into it, and the AWS SDK stays below the catalog port.
+ * reach into it, and the AWS SDK stays below the catalog port. In graphql/, HTTP speaks to the execution
+ * service (and to live queries and persisted documents, which sit on it); the service runs the schema's
+ * wiring and asks the request budget and caching; errors are at the bottom.
  */
 class ArchitectureTest {
     private static final String ROOT = "dev.moviegraph";
@@ -31,7 +33,13 @@ class ArchitectureTest {
                 .layer("Functions").definedBy(ROOT + ".lambda..")
                 .layer("Embedded").definedBy(ROOT + ".local..")
                 .layer("Http").definedBy(ROOT + ".http..")
-                .layer("GraphQL").definedBy(ROOT + ".graphql..")
+                .layer("Live").definedBy(ROOT + ".graphql.live..")
+                .layer("Persisted").definedBy(ROOT + ".graphql.persisted..")
+                .layer("Execution").definedBy(ROOT + ".graphql")
+                .layer("Wiring").definedBy(ROOT + ".graphql.wiring..")
+                .layer("Budget").definedBy(ROOT + ".graphql.budget..")
+                .layer("Caching").definedBy(ROOT + ".graphql.caching..")
+                .layer("Errors").definedBy(ROOT + ".graphql.errors..")
                 .layer("Imdb").definedBy(ROOT + ".imdb..")
                 .layer("Admin").definedBy(ROOT + ".dynamo.admin..")
                 .layer("Streams").definedBy(ROOT + ".dynamo.streams..")
@@ -48,7 +56,14 @@ class ArchitectureTest {
                 .whereLayer("Functions").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Embedded").mayOnlyBeAccessedByLayers("Assembly", "Commands")
                 .whereLayer("Http").mayOnlyBeAccessedByLayers("Assembly")
-                .whereLayer("GraphQL").mayOnlyBeAccessedByLayers("Assembly", "Http")
+                .whereLayer("Live").mayOnlyBeAccessedByLayers("Assembly", "Http")
+                .whereLayer("Persisted").mayOnlyBeAccessedByLayers("Assembly", "Http")
+                .whereLayer("Execution").mayOnlyBeAccessedByLayers("Assembly", "Http", "Live")
+                .whereLayer("Wiring").mayOnlyBeAccessedByLayers("Execution", "Live")
+                .whereLayer("Budget").mayOnlyBeAccessedByLayers("Assembly", "Http", "Execution", "Live", "Persisted")
+                .whereLayer("Caching").mayOnlyBeAccessedByLayers("Assembly", "Http", "Execution", "Wiring")
+                .whereLayer("Errors").mayOnlyBeAccessedByLayers("Http", "Execution", "Live", "Persisted", "Wiring",
+                        "Budget", "Caching")
                 .whereLayer("Imdb").mayOnlyBeAccessedByLayers("Commands")
                 .whereLayer("Admin").mayOnlyBeAccessedByLayers("Assembly", "Commands", "Embedded")
                 .whereLayer("Streams").mayOnlyBeAccessedByLayers("Assembly", "Commands", "Functions")

@@ -1,5 +1,7 @@
 package dev.moviegraph.graphql;
 
+import dev.moviegraph.graphql.caching.CacheControl;
+
 import graphql.ExecutionResult;
 import graphql.analysis.MaxQueryDepthInstrumentation;
 import graphql.execution.instrumentation.InstrumentationContext;

@@ -1,5 +1,7 @@
 package dev.moviegraph.graphql;
 
+import dev.moviegraph.graphql.caching.CachePolicy;
+
 import java.util.Map;
 
 /**

@@ -1,33 +1,29 @@
 package dev.moviegraph.graphql;
 
 import dev.moviegraph.catalog.CallObserver;
-import dev.moviegraph.telemetry.OperationSpan;
-import dev.moviegraph.telemetry.Telemetry;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CatalogWriter;
-import dev.moviegraph.catalog.RequestStoppedException;
 import dev.moviegraph.catalog.RequestStoppedException.Reason;
-import dev.moviegraph.metrics.GatewayMetrics;
+import dev.moviegraph.catalog.RequestStoppedException;
+import dev.moviegraph.graphql.budget.PlanningCatalog;
+import dev.moviegraph.graphql.budget.QueryLimits;
+import dev.moviegraph.graphql.budget.RequestGuard;
+import dev.moviegraph.graphql.budget.RequestReceipt;
+import dev.moviegraph.graphql.caching.CacheControl;
+import dev.moviegraph.graphql.caching.CachePolicy;
+import dev.moviegraph.graphql.caching.CacheSettings;
+import dev.moviegraph.graphql.caching.CachedDocuments;
+import dev.moviegraph.graphql.errors.ErrorCodes;
+import dev.moviegraph.graphql.errors.ErrorHandler;
+import dev.moviegraph.graphql.errors.ErrorType;
+import dev.moviegraph.graphql.wiring.GatewaySchema;
+import dev.moviegraph.graphql.wiring.LiveInterest;
+import dev.moviegraph.graphql.wiring.Loaders;
+import dev.moviegraph.graphql.wiring.RequestScope;
 import dev.moviegraph.metrics.GatewayMetrics.Outcome;
-
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-
-import graphql.ExecutionInput;
-import graphql.ExecutionResult;
-import graphql.GraphQL;
-import graphql.ParseAndValidate;
-import graphql.ParseAndValidateResult;
-import graphql.execution.instrumentation.dataloader.DataLoaderDispatchingContextKeys;
-import graphql.introspection.Introspection;
-import graphql.parser.ParserOptions;
-import graphql.execution.preparsed.PreparsedDocumentEntry;
-import graphql.language.Document;
-import graphql.language.OperationDefinition;
-import graphql.parser.InvalidSyntaxException;
-import graphql.parser.Parser;
-import graphql.parser.ParserEnvironment;
-import graphql.execution.ResultNodesInfo;
+import dev.moviegraph.metrics.GatewayMetrics;
+import dev.moviegraph.telemetry.OperationSpan;
+import dev.moviegraph.telemetry.Telemetry;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -39,6 +35,24 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import graphql.ExecutionInput;
+import graphql.ExecutionResult;
+import graphql.GraphQL;
+import graphql.ParseAndValidate;
+import graphql.ParseAndValidateResult;
+import graphql.execution.ResultNodesInfo;
+import graphql.execution.instrumentation.dataloader.DataLoaderDispatchingContextKeys;
+import graphql.execution.preparsed.PreparsedDocumentEntry;
+import graphql.introspection.Introspection;
+import graphql.language.Document;
+import graphql.language.OperationDefinition;
+import graphql.parser.InvalidSyntaxException;
+import graphql.parser.Parser;
+import graphql.parser.ParserEnvironment;
+import graphql.parser.ParserOptions;
 
 /**
  * The execution of one request over the {@link GatewaySchema}: each request gets a fresh DataLoader
@@ -154,7 +168,7 @@ public final class GraphQLService implements AutoCloseable {
      * live schema. It runs as any query does (read budget, time limit, fresh DataLoaders, extensions.cost),
      * and {@code interest} collects what it depended on.
      */
-    CompletableFuture<Map<String, Object>> executeLive(GraphQLRequest query, LiveInterest interest) {
+    public CompletableFuture<Map<String, Object>> executeLive(GraphQLRequest query, LiveInterest interest) {
         return answerAll(live, List.of(query), TraceMode.OFF, interest).thenApply(answers -> answers.get(0).body());
     }
 
@@ -164,11 +178,11 @@ public final class GraphQLService implements AutoCloseable {
     }
 
     /** A request's document and its parse or validation errors against the schema. */
-    record Validated(Document document, List<graphql.GraphQLError> errors) {
+    public record Validated(Document document, List<graphql.GraphQLError> errors) {
     }
 
     /** Parses (within the parser limits) and validates a request against the schema, without running it. */
-    Validated validate(GraphQLRequest request) {
+    public Validated validate(GraphQLRequest request) {
         ExecutionInput input = ExecutionInput.newExecutionInput().query(request.query())
                 .operationName(request.operationName()).variables(request.variables())
                 .graphQLContext(context -> context.put(ParserOptions.class, limits.parserOptions()))

@@ -1,7 +1,7 @@
 package dev.moviegraph.http;
 
-import dev.moviegraph.graphql.CachePolicy;
 import dev.moviegraph.graphql.TraceMode;
+import dev.moviegraph.graphql.caching.CachePolicy;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,6 +1,6 @@
 package dev.moviegraph.http;
 
-import dev.moviegraph.graphql.ClientBudgets;
+import dev.moviegraph.graphql.budget.ClientBudgets;
 
 import java.util.List;
 import java.util.function.Predicate;

@@ -1,21 +1,13 @@
 package dev.moviegraph.http;
 
-import dev.moviegraph.graphql.CachePolicy;
-import dev.moviegraph.graphql.ClientBudgets;
-import dev.moviegraph.graphql.ErrorType;
 import dev.moviegraph.graphql.GraphQLAnswer;
 import dev.moviegraph.graphql.GraphQLRequest;
 import dev.moviegraph.graphql.GraphQLService;
-import dev.moviegraph.graphql.PersistedDocuments;
 import dev.moviegraph.graphql.TraceMode;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import graphql.language.OperationDefinition;
-
-import io.javalin.http.Context;
+import dev.moviegraph.graphql.budget.ClientBudgets;
+import dev.moviegraph.graphql.caching.CachePolicy;
+import dev.moviegraph.graphql.errors.ErrorType;
+import dev.moviegraph.graphql.persisted.PersistedDocuments;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +15,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import graphql.language.OperationDefinition;
+import io.javalin.http.Context;
 
 /**
  * GraphQL over HTTP (graphql/graphql-over-http): POST with a JSON body, GET with query parameters

@@ -1,24 +1,11 @@
 package dev.moviegraph.http;
 
-import dev.moviegraph.graphql.ClientBudgets;
-import dev.moviegraph.graphql.ErrorType;
 import dev.moviegraph.graphql.GraphQLRequest;
 import dev.moviegraph.graphql.GraphQLService;
-import dev.moviegraph.graphql.LiveQueries;
-import dev.moviegraph.graphql.PersistedDocuments;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import graphql.language.OperationDefinition;
-
-import io.javalin.websocket.WsCloseContext;
-import io.javalin.websocket.WsConfig;
-import io.javalin.websocket.WsConnectContext;
-import io.javalin.websocket.WsContext;
-import io.javalin.websocket.WsErrorContext;
-import io.javalin.websocket.WsMessageContext;
+import dev.moviegraph.graphql.budget.ClientBudgets;
+import dev.moviegraph.graphql.errors.ErrorType;
+import dev.moviegraph.graphql.live.LiveQueries;
+import dev.moviegraph.graphql.persisted.PersistedDocuments;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -34,6 +21,16 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import graphql.language.OperationDefinition;
+import io.javalin.websocket.WsCloseContext;
+import io.javalin.websocket.WsConfig;
+import io.javalin.websocket.WsConnectContext;
+import io.javalin.websocket.WsContext;
+import io.javalin.websocket.WsErrorContext;
+import io.javalin.websocket.WsMessageContext;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

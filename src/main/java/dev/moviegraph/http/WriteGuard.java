@@ -1,6 +1,6 @@
 package dev.moviegraph.http;
 
-import dev.moviegraph.graphql.ErrorType;
+import dev.moviegraph.graphql.errors.ErrorType;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

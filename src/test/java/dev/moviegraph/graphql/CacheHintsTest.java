@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.moviegraph.graphql.caching.CacheHints;
+import dev.moviegraph.graphql.caching.CachePolicy;
+import dev.moviegraph.graphql.wiring.CatalogWiring;
 import dev.moviegraph.metrics.GatewayMetrics;
-
-import graphql.schema.GraphQLSchema;
-import graphql.schema.idl.RuntimeWiring;
-import graphql.schema.idl.SchemaGenerator;
-import graphql.schema.idl.SchemaParser;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import graphql.schema.GraphQLSchema;
+import graphql.schema.idl.RuntimeWiring;
+import graphql.schema.idl.SchemaGenerator;
+import graphql.schema.idl.SchemaParser;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -3,7 +3,7 @@ package dev.moviegraph.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import dev.moviegraph.graphql.ClientBudgets;
+import dev.moviegraph.graphql.budget.ClientBudgets;
 
 import java.util.List;
 

@@ -3,7 +3,7 @@ package dev.moviegraph.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moviegraph.graphql.ErrorType;
+import dev.moviegraph.graphql.errors.ErrorType;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,633 @@
+package dev.moviegraph.graphql.wiring;
+
+import dev.moviegraph.catalog.Award;
+import dev.moviegraph.catalog.AwardWinnersRead;
+import dev.moviegraph.catalog.CatalogAccess;
+import dev.moviegraph.catalog.CollectionPage;
+import dev.moviegraph.catalog.CollectionRead;
+import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.Inputs;
+import dev.moviegraph.catalog.InvalidInputException;
+import dev.moviegraph.catalog.ItemRef.MovieRef;
+import dev.moviegraph.catalog.ItemRef.PersonRef;
+import dev.moviegraph.catalog.ItemRef.TopListRef;
+import dev.moviegraph.catalog.ItemRef.TotalRef;
+import dev.moviegraph.catalog.ItemRef;
+import dev.moviegraph.catalog.KnownFor;
+import dev.moviegraph.catalog.ListRead;
+import dev.moviegraph.catalog.MonthlyStreams;
+import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.MovieList;
+import dev.moviegraph.catalog.Page;
+import dev.moviegraph.catalog.PageRequest;
+import dev.moviegraph.catalog.Paged;
+import dev.moviegraph.catalog.Part;
+import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.PersonId;
+import dev.moviegraph.catalog.Role;
+import dev.moviegraph.catalog.SearchHit;
+import dev.moviegraph.catalog.SearchKind;
+import dev.moviegraph.catalog.SearchQuery;
+import dev.moviegraph.catalog.SearchRead;
+import dev.moviegraph.catalog.Slice;
+import dev.moviegraph.catalog.StoreUnavailableException;
+import dev.moviegraph.catalog.StreamReceipt;
+import dev.moviegraph.catalog.StreamRecord;
+import dev.moviegraph.catalog.TopList;
+import dev.moviegraph.catalog.Writes;
+import dev.moviegraph.graphql.caching.CacheControl;
+import dev.moviegraph.graphql.errors.ErrorHandler;
+
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import graphql.GraphQLError;
+import graphql.execution.DataFetcherResult;
+import graphql.scalars.ExtendedScalars;
+import graphql.schema.DataFetcher;
+import graphql.schema.DataFetchingEnvironment;
+import graphql.schema.idl.RuntimeWiring;
+import graphql.schema.idl.TypeRuntimeWiring;
+
+/**
+ * Binds every field of schema.graphqls to its data fetcher and to the kinds of read it may make
+ * ({@link FieldBindings}, checked against the store at start). Fetchers stay thin: they validate
+ * arguments, ask {@link ReadPlans} which parts of a collection to read with an item, and go through the
+ * request's DataLoaders so that one level of a query makes one batch. Each load names the GraphQL paths
+ * it serves. List fields that are parts of a collection are declared once as {@link ListField}s.
+ */
+public final class CatalogWiring {
+    static final int MAX_IDS = 100;
+    static final int MAX_TOP = 100;
+
+    private static final Set<CatalogAccess> PARENT_ITEM = Set.of();
+    private static final Set<CatalogAccess> BY_KEY = Set.of(CatalogAccess.ITEMS_BY_KEY);
+    private static final Set<CatalogAccess> MOVIE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION);
+    private static final Set<CatalogAccess> PERSON_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.PERSON_CREDITS);
+    private static final Set<CatalogAccess> NODE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY,
+            CatalogAccess.MOVIE_COLLECTION, CatalogAccess.PERSON_CREDITS);
+
+    /** The types a movie, or a person, is returned as: the selection of its lists is read on these. */
+    private static final Set<String> MOVIE_TYPES = Set.of("Movie");
+    private static final Set<String> PERSON_TYPES = Set.of("Person");
+
+    private static final List<ListField> MOVIE_LISTS = List.of(
+            ListField.page("cast", Part.CAST),
+            ListField.all("directors", Part.DIRECTORS),
+            ListField.all("writers", Part.WRITERS),
+            ListField.months("streamTotals", Part.TOTALS),
+            ListField.all("awards", Part.MOVIE_AWARDS));
+    private static final List<ListField> PERSON_LISTS = List.of(
+            ListField.page("movies", Part.ACTED),
+            ListField.page("directed", Part.DIRECTED),
+            ListField.page("wrote", Part.WROTE),
+            ListField.all("awards", Part.PERSON_AWARDS));
+
+    private final FieldBindings bindings = new FieldBindings();
+    private final Map<String, TypeRuntimeWiring.Builder> types = new LinkedHashMap<>();
+
+    private final Clock clock;
+
+    /** Every field with its fetcher and the reads it may make; fields without a fetcher read their parent. */
+    public CatalogWiring(Clock clock) {
+        this.clock = clock;
+        field("Query", "movie", MOVIE_READS, env -> movie(env, MovieId.of(env.getArgument("id"))));
+        field("Query", "movies", MOVIE_READS, env -> each(env, MovieId::of, this::movie));
+        field("Query", "person", PERSON_READS, env -> person(env, PersonId.of(env.getArgument("id"))));
+        field("Query", "people", PERSON_READS, env -> each(env, PersonId::of, this::person));
+        field("Query", "node", NODE_READS, env -> node(env, nodeId(env.getArgument("id"))));
+        field("Query", "nodes", NODE_READS, env -> each(env, CatalogWiring::nodeId, this::node));
+        field("Query", "topMovies", BY_KEY, this::topMovies);
+        field("Query", "search", Set.of(CatalogAccess.SEARCH), CatalogWiring::search);
+        field("Query", "browseMovies", Set.of(CatalogAccess.MOVIE_LISTS),
+                env -> list(env, MovieList.browse(env.getArgument("genre"), env.getArgument("year"))));
+        field("Query", "topRated", Set.of(CatalogAccess.MOVIE_LISTS),
+                env -> list(env, MovieList.topRated(env.getArgument("genre"))));
+        for (String connection : List.of("SearchConnection", "MovieConnection")) {
+            field(connection, "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
+            field(connection, "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+        }
+        field("MovieEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
+        field("MovieEdge", "node", Set.of(CatalogAccess.MOVIE_COLLECTION), env -> searchNode(env, searchHit(env)));
+        field("SearchEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
+        field("SearchEdge", "node", Set.of(CatalogAccess.MOVIE_COLLECTION, CatalogAccess.PERSON_CREDITS),
+                env -> searchNode(env, searchHit(env)));
+        field("SearchEdge", "knownFor", PARENT_ITEM, env -> {
+            KnownFor known = searchHit(env).knownFor();
+            return known == null ? null
+                    : MovieNode.reference(known.movieId(), new MovieNode.Copy(known.title(), true, known.year()));
+        });
+        field("Query", "streamTotal", BY_KEY, this::streamTotal);
+        // Subscriptions are read as queries on every change (see LiveQueries): the same reads, and what each
+        // read depends on is noted for the change feed to match.
+        field("Subscription", "topMoviesChanged", BY_KEY, env -> {
+            LiveInterest.of(env).month(env.getArgument("month"));
+            return topMovies(env).thenApply(totals -> {
+                totals.forEach(total -> LiveInterest.of(env).movie(total.movieId()));
+                return totals;
+            });
+        });
+        field("Subscription", "streamTotalChanged", BY_KEY, env -> {
+            LiveInterest.of(env).movie(MovieId.of(env.getArgument("movieId")));
+            return streamTotal(env);
+        });
+
+        field("Movie", "id", PARENT_ITEM, env -> movieNode(env).id().value());
+        field("Movie", "title", BY_KEY, movieField(Movie::title, MovieNode.Copy::title, copy -> true));
+        field("Movie", "year", BY_KEY, movieField(Movie::year, MovieNode.Copy::year, MovieNode.Copy::hasYear));
+        field("Movie", "releaseDate", BY_KEY, movieField(Movie::releaseDate, null, null));
+        field("Movie", "genres", BY_KEY, movieField(Movie::genres, null, null));
+        field("Movie", "runtimeMinutes", BY_KEY, movieField(Movie::runtimeMinutes, null, null));
+        // List entries copy the rating (search entries do not): a list page that shows it is one Query.
+        field("Movie", "averageRating", BY_KEY,
+                movieField(Movie::averageRating, MovieNode.Copy::averageRating, MovieNode.Copy::hasRating));
+        field("Movie", "numVotes", BY_KEY, movieField(Movie::numVotes, MovieNode.Copy::numVotes, MovieNode.Copy::hasRating));
+        for (ListField list : MOVIE_LISTS) {
+            field("Movie", list.field(), Set.of(CatalogAccess.MOVIE_COLLECTION), env -> {
+                if (list.part() == Part.TOTALS) {
+                    CacheControl.forMonth(env, env.getArgument("to"), YearMonth.now(clock));
+                }
+                return movieList(env, list);
+            });
+        }
+
+        field("Person", "id", PARENT_ITEM, env -> personNode(env).id().value());
+        field("Person", "name", BY_KEY, personField(Person::name, true));
+        field("Person", "birthYear", BY_KEY, personField(Person::birthYear, false));
+        field("Person", "deathYear", BY_KEY, personField(Person::deathYear, false));
+        field("Person", "professions", BY_KEY, personField(Person::professions, false));
+        for (ListField list : PERSON_LISTS) {
+            field("Person", list.field(), Set.of(CatalogAccess.PERSON_CREDITS), env -> personList(env, list));
+        }
+
+        for (String type : List.of("CastMember", "Credit")) {
+            field(type, "movie", PARENT_ITEM, env -> {
+                Credit credit = env.getSource();
+                return MovieNode.reference(credit.movieId(),
+                        new MovieNode.Copy(credit.movieTitle(), true, credit.movieYear()));
+            });
+            field(type, "person", PARENT_ITEM, CatalogWiring::creditPerson);
+        }
+        field("CastMember", "characters", PARENT_ITEM, null);
+        field("CastMember", "billing", PARENT_ITEM, env -> ((Credit) env.getSource()).position());
+        field("Credit", "role", PARENT_ITEM, env -> ((Credit) env.getSource()).role().name());
+        field("Credit", "position", PARENT_ITEM, null);
+
+        for (String connection : List.of("CastConnection", "CreditConnection")) {
+            field(connection, "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
+            field(connection, "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+            field(connection, "totalCount", PARENT_ITEM, env -> {
+                Integer count = ((Page<?>) env.getSource()).totalCount();
+                if (count == null) {
+                    throw new StoreUnavailableException("This list's count is not recorded in the table yet: "
+                            + "run `moviegraph.jar migrate`");
+                }
+                return count;
+            });
+        }
+        for (String edge : List.of("CastEdge", "CreditEdge")) {
+            field(edge, "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
+            field(edge, "node", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).node());
+        }
+        field("PageInfo", "hasNextPage", PARENT_ITEM, env -> ((Paged) env.getSource()).hasNextPage());
+        // Every list pages forward only (first/after): Relay's spec lets such a server answer false.
+        field("PageInfo", "hasPreviousPage", PARENT_ITEM, env -> false);
+        field("PageInfo", "startCursor", PARENT_ITEM, env -> ((Paged) env.getSource()).startCursor());
+        field("PageInfo", "endCursor", PARENT_ITEM, env -> ((Paged) env.getSource()).endCursor());
+
+        field("Query", "awardWinners", Set.of(CatalogAccess.AWARD_WINNERS), CatalogWiring::awardWinners);
+        field("AwardConnection", "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
+        field("AwardConnection", "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+        field("AwardEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
+        field("AwardEdge", "node", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).node());
+        for (String name : List.of("award", "category", "year", "won")) {
+            field("Award", name, PARENT_ITEM, null);
+        }
+        field("Award", "person", PARENT_ITEM, env -> {
+            Award award = env.getSource();
+            return award.personId() == null ? null : PersonNode.reference(award.personId(), null);
+        });
+        field("Award", "movie", PARENT_ITEM, env -> {
+            Award award = env.getSource();
+            return award.movieId() == null ? null : MovieNode.reference(award.movieId(), null);
+        });
+        field("Mutation", "recordAward", Set.of(CatalogAccess.AWARD, CatalogAccess.ITEMS_BY_KEY), env -> {
+            RequestScope scope = RequestScope.of(env);
+            return scope.writer().recordAward(award(env), scope.context(List.of(Paths.of(env))));
+        });
+        field("Mutation", "removeAward", Set.of(CatalogAccess.AWARD), env -> {
+            RequestScope scope = RequestScope.of(env);
+            return scope.writer().removeAward(award(env), scope.context(List.of(Paths.of(env))));
+        });
+
+        field("MonthlyStreams", "movie", PARENT_ITEM, env -> {
+            MonthlyStreams total = env.getSource();
+            return MovieNode.reference(total.movieId(), new MovieNode.Copy(total.movieTitle(), false, null));
+        });
+        field("MonthlyStreams", "month", PARENT_ITEM, env -> ((MonthlyStreams) env.getSource()).month());
+        field("MonthlyStreams", "streams", PARENT_ITEM, env -> ((MonthlyStreams) env.getSource()).streams());
+
+        field("Mutation", "putMovie", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
+                CatalogAccess.MOVIE_COLLECTION), this::putMovie);
+        field("Mutation", "putPerson", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
+                CatalogAccess.PERSON_CREDITS), this::putPerson);
+        field("Mutation", "castActor", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY), this::castActor);
+        field("Mutation", "uncastActor", Set.of(CatalogAccess.CREDIT), env -> uncredit(env, "actorId", Role.CAST));
+        field("Mutation", "creditCrew", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY,
+                CatalogAccess.MOVIE_COLLECTION), this::creditCrew);
+        field("Mutation", "uncreditCrew", Set.of(CatalogAccess.CREDIT),
+                env -> uncredit(env, "personId", Role.valueOf(env.getArgument("role"))));
+        field("Mutation", "deleteMovie", Set.of(CatalogAccess.DELETE_MOVIE, CatalogAccess.MOVIE_COLLECTION),
+                this::deleteMovie);
+        field("Mutation", "recordStream", Set.of(CatalogAccess.RECORD_STREAM, CatalogAccess.ITEMS_BY_KEY),
+                this::recordStream);
+        for (String name : List.of("streamId", "month", "counted", "total")) {
+            field("StreamReceipt", name, PARENT_ITEM, null);
+        }
+    }
+
+    private void field(String type, String name, Set<CatalogAccess> reads, DataFetcher<?> fetcher) {
+        bindings.bind(type, name, reads);
+        if (fetcher != null) {
+            types.computeIfAbsent(type, TypeRuntimeWiring::newTypeWiring).dataFetcher(name, fetcher);
+        }
+    }
+
+    FieldBindings bindings() {
+        return bindings;
+    }
+
+    public RuntimeWiring runtimeWiring() {
+        RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring()
+                .scalar(ExtendedScalars.Date)
+                .scalar(ExtendedScalars.GraphQLLong)
+                .scalar(ExtendedScalars.DateTime)
+                .scalar(YearMonthScalar.INSTANCE);
+        types.values().forEach(wiring::type);
+        // A movie or a person, for the two abstract types that name both.
+        for (String abstractType : List.of("SearchResult", "Node")) {
+            wiring.type(TypeRuntimeWiring.newTypeWiring(abstractType).typeResolver(env -> {
+                Object node = env.getObject();
+                String type = node instanceof MovieNode ? "Movie" : node instanceof PersonNode ? "Person" : null;
+                if (type == null) {
+                    throw new IllegalStateException("Not a Movie or Person: " + node);
+                }
+                return env.getSchema().getObjectType(type);
+            }));
+        }
+        return wiring.build();
+    }
+
+    // ---- Query
+
+    /** A root movie, read together with the parts of its collection the selection asks for. */
+    private CompletableFuture<MovieNode> movie(DataFetchingEnvironment env, MovieId id) {
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
+        return owner(env, CollectionRead.movie(id, true, parts), new MovieRef(id))
+                .thenApply(found -> found.item() == null ? null
+                        : new MovieNode(id, (Movie) found.item(), null, found.prefetched()));
+    }
+
+    /** A root person, read together with the credit lists the selection asks for. */
+    private CompletableFuture<PersonNode> person(DataFetchingEnvironment env, PersonId id) {
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_TYPES, PERSON_LISTS);
+        return owner(env, CollectionRead.person(id, true, parts), new PersonRef(id))
+                .thenApply(found -> found.item() == null ? null
+                        : new PersonNode(id, (Person) found.item(), null, found.prefetched()));
+    }
+
+    /**
+     * The id of a Relay node: IMDb's prefix says its kind, tt a movie and nm a person, each checked as
+     * movie and person check it (a malformed one is BAD_USER_INPUT); null for an id of no known kind,
+     * for which Relay expects node to answer null.
+     */
+    private static Record nodeId(String id) {
+        if (id.startsWith("tt")) {
+            return MovieId.of(id);
+        }
+        return id.startsWith("nm") ? PersonId.of(id) : null;
+    }
+
+    /** A root node: read as the movie or the person it names is read (null without a kind). */
+    private CompletableFuture<Object> node(DataFetchingEnvironment env, Record id) {
+        if (id instanceof MovieId movie) {
+            return movie(env, movie).thenApply(node -> node);
+        }
+        if (id instanceof PersonId person) {
+            return person(env, person).thenApply(node -> node);
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** An owner item and the parts prefetched with it. */
+    private record Owner(Record item, Map<Part, Prefetched> prefetched) {
+    }
+
+    /** The item alone by key (batched with its level), or its collection read when parts are wanted. */
+    private static CompletableFuture<Owner> owner(DataFetchingEnvironment env, CollectionRead read, ItemRef<?> ref) {
+        if (read.parts().isEmpty()) {
+            return item(env, ref, Paths.of(env)).thenApply(item -> new Owner(item, Map.of()));
+        }
+        CompletableFuture<CollectionPage> page = collection(env, read);
+        return page.thenApply(found -> new Owner(found.owner(), prefetched(read, page)));
+    }
+
+    /** The collection read of a node at this field's path, naming the list fields it answers too. */
+    private static CompletableFuture<CollectionPage> collection(DataFetchingEnvironment env, CollectionRead read) {
+        String path = Paths.of(env);
+        List<String> paths = new ArrayList<>();
+        paths.add(path);
+        for (ListField list : read.collection() == Part.Collection.MOVIE ? MOVIE_LISTS : PERSON_LISTS) {
+            if (read.parts().containsKey(list.part())) {
+                paths.add(path + "." + list.field());
+            }
+        }
+        return Loaders.collections(env, read).load(read, paths);
+    }
+
+    private static Map<Part, Prefetched> prefetched(CollectionRead read, CompletableFuture<CollectionPage> page) {
+        Map<Part, Prefetched> prefetched = new LinkedHashMap<>();
+        read.parts().forEach((part, slice) -> prefetched.put(part, new Prefetched(slice, page)));
+        return prefetched;
+    }
+
+    private CompletableFuture<List<MonthlyStreams>> topMovies(DataFetchingEnvironment env) {
+        YearMonth month = env.getArgument("month");
+        int limit = Inputs.inRange("limit", env.getArgument("limit"), 1, MAX_TOP);
+        CacheControl.forMonth(env, month, YearMonth.now(clock));
+        // One item whatever the limit: the month's top list (a month nobody streamed has none).
+        return Loaders.items(env).load(new TopListRef(month), List.of(Paths.of(env)))
+                .thenApply(found -> found == null ? List.of() : ((TopList) found).top(limit));
+    }
+
+    /** One page of search results: one index Query; each result's other fields are read at the next level. */
+    private static CompletableFuture<Page<SearchHit>> search(DataFetchingEnvironment env) {
+        SearchQuery query = SearchQuery.parse(env.getArgument("query"));
+        List<String> types = env.getArgument("types");
+        Set<SearchKind> kinds = EnumSet.noneOf(SearchKind.class);
+        types.forEach(type -> kinds.add(SearchKind.valueOf(type)));
+        SearchRead read = new SearchRead(query, kinds, PageRequest.of(env.getArgument("first"), env.getArgument("after")));
+        RequestScope scope = RequestScope.of(env);
+        return scope.catalog().search(read, scope.context(List.of(Paths.of(env))));
+    }
+
+    /** An award's winners, newest first: one index Query a page. */
+    private static CompletableFuture<Page<Award>> awardWinners(DataFetchingEnvironment env) {
+        String award = env.getArgument("award");
+        String category = env.getArgument("category");
+        AwardWinnersRead read = new AwardWinnersRead(award, category,
+                PageRequest.of(env.getArgument("first"), env.getArgument("after")));
+        RequestScope scope = RequestScope.of(env);
+        return scope.catalog().awardWinners(read, scope.context(List.of(Paths.of(env))));
+    }
+
+    private Award award(DataFetchingEnvironment env) {
+        Map<String, Object> input = env.getArgument("input");
+        String person = (String) input.get("personId");
+        String movie = (String) input.get("movieId");
+        return Writes.award(new Award((String) input.get("award"), (String) input.get("category"),
+                (Integer) input.get("year"), (Boolean) input.get("won"), person == null ? null : PersonId.of(person),
+                movie == null ? null : MovieId.of(movie)), clock);
+    }
+
+    /** One page of a movie list: one index Query. */
+    private static CompletableFuture<Page<SearchHit>> list(DataFetchingEnvironment env, MovieList list) {
+        ListRead read = new ListRead(list, PageRequest.of(env.getArgument("first"), env.getArgument("after")));
+        RequestScope scope = RequestScope.of(env);
+        return scope.catalog().list(read, scope.context(List.of(Paths.of(env))));
+    }
+
+    private static SearchHit searchHit(DataFetchingEnvironment env) {
+        return ((Page.Entry<?>) env.getSource()).node() instanceof SearchHit hit ? hit : null;
+    }
+
+    /**
+     * A result as the node of its type, with the fields its search entry carries; the lists its selection
+     * asks for are read together, one collection read per result (all results' at one level together).
+     */
+    private static Object searchNode(DataFetchingEnvironment env, SearchHit hit) {
+        if (hit.kind() == SearchKind.MOVIE) {
+            MovieId id = MovieId.of(hit.id());
+            MovieNode.Copy copy = hit.rating() == null ? new MovieNode.Copy(hit.name(), true, hit.year())
+                    : new MovieNode.Copy(hit.name(), true, hit.year(), true, hit.rating().averageRating(),
+                    hit.rating().numVotes());
+            Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
+            if (parts.isEmpty()) {
+                return MovieNode.reference(id, copy);
+            }
+            CollectionRead read = CollectionRead.movie(id, counted(env), parts);
+            return new MovieNode(id, null, copy, prefetched(read, collection(env, read)));
+        }
+        PersonId id = PersonId.of(hit.id());
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_TYPES, PERSON_LISTS);
+        if (parts.isEmpty()) {
+            return PersonNode.reference(id, hit.name());
+        }
+        CollectionRead read = CollectionRead.person(id, counted(env), parts);
+        return new PersonNode(id, null, hit.name(), prefetched(read, collection(env, read)));
+    }
+
+    /** Whether a list of this node asks for its totalCount, which its owner item keeps. */
+    private static boolean counted(DataFetchingEnvironment env) {
+        return env.getSelectionSet().contains("*/totalCount");
+    }
+
+    private CompletableFuture<MonthlyStreams> streamTotal(DataFetchingEnvironment env) {
+        MovieId movieId = MovieId.of(env.getArgument("movieId"));
+        YearMonth month = env.getArgument("month");
+        CacheControl.forMonth(env, month, YearMonth.now(clock));
+        return item(env, new TotalRef(movieId, month), Paths.of(env));
+    }
+
+    // ---- Mutation
+
+    private CompletableFuture<MovieNode> putMovie(DataFetchingEnvironment env) {
+        Map<String, Object> input = env.getArgument("input");
+        @SuppressWarnings("unchecked")
+        Movie movie = Writes.movie(new Movie(MovieId.of((String) input.get("id")), (String) input.get("title"),
+                (Integer) input.get("year"), (LocalDate) input.get("releaseDate"), (List<String>) input.get("genres"),
+                (Integer) input.get("runtimeMinutes")), clock);
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().putMovie(movie, scope.context(List.of(Paths.of(env)))).thenApply(MovieNode::of);
+    }
+
+    private CompletableFuture<PersonNode> putPerson(DataFetchingEnvironment env) {
+        Map<String, Object> input = env.getArgument("input");
+        Person person = Writes.person(new Person(PersonId.of((String) input.get("id")), (String) input.get("name"),
+                (Integer) input.get("birthYear"), (Integer) input.get("deathYear")), clock);
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().putPerson(person, scope.context(List.of(Paths.of(env)))).thenApply(PersonNode::of);
+    }
+
+    private CompletableFuture<Credit> castActor(DataFetchingEnvironment env) {
+        MovieId movieId = MovieId.of(env.getArgument("movieId"));
+        PersonId personId = PersonId.of(env.getArgument("actorId"));
+        List<String> characters = Writes.characters(env.getArgument("characters"));
+        Integer billing = Writes.billing(env.getArgument("billing"));
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().credit(movieId, personId, Role.CAST, characters, billing,
+                scope.context(List.of(Paths.of(env))));
+    }
+
+    private CompletableFuture<Credit> creditCrew(DataFetchingEnvironment env) {
+        MovieId movieId = MovieId.of(env.getArgument("movieId"));
+        PersonId personId = PersonId.of(env.getArgument("personId"));
+        Role role = Role.valueOf(env.getArgument("role"));
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().credit(movieId, personId, role, List.of(), null, scope.context(List.of(Paths.of(env))));
+    }
+
+    private CompletableFuture<Boolean> uncredit(DataFetchingEnvironment env, String personArgument, Role role) {
+        MovieId movieId = MovieId.of(env.getArgument("movieId"));
+        PersonId personId = PersonId.of(env.getArgument(personArgument));
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().uncredit(movieId, personId, role, scope.context(List.of(Paths.of(env))));
+    }
+
+    private CompletableFuture<Boolean> deleteMovie(DataFetchingEnvironment env) {
+        MovieId movieId = MovieId.of(env.getArgument("id"));
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().deleteMovie(movieId, scope.context(List.of(Paths.of(env))));
+    }
+
+    private CompletableFuture<StreamReceipt> recordStream(DataFetchingEnvironment env) {
+        Map<String, Object> input = env.getArgument("input");
+        StreamRecord stream = Writes.stream(new StreamRecord(MovieId.of((String) input.get("movieId")),
+                (String) input.get("streamId"), ((OffsetDateTime) input.get("at")).toInstant()), clock);
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().recordStream(stream, scope.context(List.of(Paths.of(env))));
+    }
+
+    // ---- Movie and Person
+
+    /**
+     * A field of the movie item: from the item when the node has it, from the copy a credit, total or
+     * list entry carries when that holds the field ({@code holds}), else read by key (batched with the rest
+     * of its level).
+     */
+    private static <T> DataFetcher<Object> movieField(Function<Movie, T> getter, Function<MovieNode.Copy, T> copied,
+                                                      java.util.function.Predicate<MovieNode.Copy> holds) {
+        return env -> {
+            MovieNode node = movieNode(env);
+            if (node.movie() != null) {
+                return getter.apply(node.movie());
+            }
+            if (copied != null && node.copy() != null && holds.test(node.copy())) {
+                return copied.apply(node.copy());
+            }
+            return item(env, new MovieRef(node.id()), Paths.parent(env))
+                    .thenApply(movie -> movie == null ? null : getter.apply(movie));
+        };
+    }
+
+    private static <T> DataFetcher<Object> personField(Function<Person, T> getter, boolean copied) {
+        return env -> {
+            PersonNode node = personNode(env);
+            if (node.person() != null) {
+                return getter.apply(node.person());
+            }
+            if (copied && node.copiedName() != null) {
+                return node.copiedName();
+            }
+            return item(env, new PersonRef(node.id()), Paths.parent(env))
+                    .thenApply(person -> person == null ? null : getter.apply(person));
+        };
+    }
+
+    private static Object movieList(DataFetchingEnvironment env, ListField list) {
+        MovieNode node = movieNode(env);
+        return part(env, list, node.parts(), (slice, owner) -> CollectionRead.movie(node.id(), owner, Map.of(list.part(), slice)));
+    }
+
+    private static Object personList(DataFetchingEnvironment env, ListField list) {
+        PersonNode node = personNode(env);
+        return part(env, list, node.parts(), (slice, owner) -> CollectionRead.person(node.id(), owner, Map.of(list.part(), slice)));
+    }
+
+    /** A list field: the prefetched page when the owner's read asked for this very slice, else its own read. */
+    private static CompletableFuture<Object> part(DataFetchingEnvironment env, ListField list,
+                                                  Map<Part, Prefetched> prefetched,
+                                                  java.util.function.BiFunction<Slice, Boolean, CollectionRead> read) {
+        Slice slice = list.slice().apply(env.getArguments());
+        Prefetched known = prefetched.get(list.part());
+        // totalCount is kept on the owner item: a list asked for it is read with its owner.
+        CollectionRead own = read.apply(slice, env.getSelectionSet().contains("totalCount"));
+        CompletableFuture<CollectionPage> page = known != null && known.slice().equals(slice) ? known.page()
+                : Loaders.collections(env, own).load(own, List.of(Paths.of(env)));
+        // A connection field shows the page; a list field (the crew, awards, months) its items.
+        return page.thenApply(found -> slice.page() != null ? found.list(list.part()) : found.items(list.part()));
+    }
+
+    private static PersonNode creditPerson(DataFetchingEnvironment env) {
+        Credit credit = env.getSource();
+        return PersonNode.reference(credit.personId(), credit.personName());
+    }
+
+    // ---- helpers
+
+    private static MovieNode movieNode(DataFetchingEnvironment env) {
+        return env.getSource();
+    }
+
+    private static PersonNode personNode(DataFetchingEnvironment env) {
+        return env.getSource();
+    }
+
+    private static <T extends Record> CompletableFuture<T> item(DataFetchingEnvironment env, ItemRef<T> ref, String path) {
+        return Loaders.items(env).load(ref, List.of(path)).thenApply(found -> ref.type().cast(found));
+    }
+
+    @FunctionalInterface
+    private interface Root<I, N> {
+        CompletableFuture<N> read(DataFetchingEnvironment env, I id);
+    }
+
+    /** A list of roots by id ({@code movies}, {@code people}, {@code nodes}), each read as its root alone is. */
+    private static <I, N> CompletableFuture<DataFetcherResult<List<N>>> each(DataFetchingEnvironment env,
+                                                                            Function<String, I> parse, Root<I, N> root) {
+        List<String> raw = env.getArgument("ids");
+        if (raw.size() > MAX_IDS) {
+            throw new InvalidInputException("At most " + MAX_IDS + " ids per request, got " + raw.size());
+        }
+        List<I> ids = new ArrayList<>(raw.size());
+        raw.forEach(id -> ids.add(parse.apply(id)));
+        return eachOrError(env, ids.stream().map(id -> root.read(env, id)).toList());
+    }
+
+    /**
+     * The list of every element's outcome: an element that failed (its key never processed, say) is null
+     * with its own error at its own index, and the others keep their data.
+     */
+    private static <T> CompletableFuture<DataFetcherResult<List<T>>> eachOrError(DataFetchingEnvironment env,
+                                                                                 List<CompletableFuture<T>> futures) {
+        CompletableFuture<?>[] settled = futures.stream().map(f -> f.handle((value, failure) -> null))
+                .toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(settled).thenApply(ignored -> {
+            List<T> data = new ArrayList<>(futures.size());
+            List<GraphQLError> errors = new ArrayList<>();
+            for (int i = 0; i < futures.size(); i++) {
+                CompletableFuture<T> future = futures.get(i);
+                if (future.isCompletedExceptionally()) {
+                    data.add(null);
+                    Throwable failure = future.handle((value, e) -> e).join();
+                    errors.add(ErrorHandler.errorFor(failure, env.getExecutionStepInfo().getPath().segment(i),
+                            env.getField().getSourceLocation()));
+                } else {
+                    data.add(future.join());
+                }
+            }
+            return DataFetcherResult.<List<T>>newResult().data(data).errors(errors).build();
+        });
+    }
+}

@@ -1,0 +1,80 @@
+package dev.moviegraph.graphql.wiring;
+
+import dev.moviegraph.catalog.CatalogReader;
+import dev.moviegraph.catalog.StandIns;
+import dev.moviegraph.graphql.caching.CacheHints;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+
+import graphql.schema.GraphQLSchema;
+import graphql.schema.idl.SchemaGenerator;
+import graphql.schema.idl.SchemaParser;
+
+/**
+ * The executable schema, built once at start: schema.graphqls wired to the catalog's fetchers
+ * ({@link CatalogWiring}), then checked against the store's access patterns and for cache hints. A field
+ * bound to no read, or to one the store has no access pattern for, or one without the
+ * {@code @cacheControl} hint it needs ({@link CacheHints}), or a record the planning run cannot stand
+ * in for ({@link StandIns#requireBuildable()}), stops the start naming it, rather than failing (or
+ * being cached wrongly, or estimated from a null) on the first request that asks for it.
+ */
+public final class GatewaySchema {
+    private final GraphQLSchema schema;
+    private final GraphQLSchema live;
+
+    private GatewaySchema(GraphQLSchema schema) {
+        this.schema = schema;
+        // A subscription is a query read again on every change: the same types, fetchers and limits with
+        // the Subscription type as the query root, so each message runs through the query pipeline.
+        this.live = schema.getSubscriptionType() == null ? null : GraphQLSchema.newSchema(schema)
+                .query(schema.getSubscriptionType())
+                .mutation((graphql.schema.GraphQLObjectType) null)
+                .subscription((graphql.schema.GraphQLObjectType) null)
+                .build();
+    }
+
+    /** The shipped schema.graphqls, checked against {@code catalog}. */
+    public static GatewaySchema load(CatalogReader catalog, Clock clock) {
+        return of(shippedText(), catalog, clock);
+    }
+
+    /** Another schema text (tests extend the shipped one), checked against {@code catalog}. */
+    public static GatewaySchema of(String schemaText, CatalogReader catalog, Clock clock) {
+        CatalogWiring wiring = new CatalogWiring(clock);
+        GraphQLSchema schema = new SchemaGenerator()
+                .makeExecutableSchema(new SchemaParser().parse(schemaText), wiring.runtimeWiring());
+        wiring.bindings().verify(schema, catalog.accessPatterns());
+        StandIns.requireBuildable();
+        List<String> unhinted = CacheHints.problems(schema);
+        if (!unhinted.isEmpty()) {
+            throw new IllegalStateException("schema.graphqls has fields that HTTP caches would not know how long"
+                    + " to keep: " + String.join("; ", unhinted));
+        }
+        return new GatewaySchema(schema);
+    }
+
+    public GraphQLSchema schema() {
+        return schema;
+    }
+
+    /** The schema subscriptions run on as queries (the Subscription type as the query root); null without one. */
+    public GraphQLSchema liveSchema() {
+        return live;
+    }
+
+    private static String shippedText() {
+        try (InputStream in = GatewaySchema.class.getResourceAsStream("/schema.graphqls")) {
+            if (in == null) {
+                throw new IllegalStateException("schema.graphqls is missing from the classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
