@@ -26,11 +26,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The table model is the one place of every key prefix and attribute name: keys, decoding, the access
- * pattern descriptions and docs/design.md's tables all follow from it. Run with -Ddocs.update=true to
- * rewrite docs/design.md's generated tables after changing the model.
+ * pattern descriptions and the tables of docs/design/model.md all follow from it. Run with -Ddocs.update=true
+ * to rewrite those generated tables after changing the model.
  */
 class TableModelTest {
-    private static final Path DESIGN = Path.of("docs", "design.md");
+    private static final Path DESIGN = Path.of("docs", "design", "model.md");
     private static final Movie MATRIX = new Movie(MovieId.of("tt0133093"), "The Matrix", 1999,
             LocalDate.of(1999, 3, 31), List.of("Action", "Sci-Fi"), 136);
 
@@ -119,7 +119,7 @@ class TableModelTest {
             Files.writeString(DESIGN, updated, StandardCharsets.UTF_8);
             design = updated;
         }
-        assertEquals(updated, design, "docs/design.md's tables differ from the table model; run "
+        assertEquals(updated, design, DESIGN + "'s tables differ from the table model; run "
                 + "mvn -B test -Dtest=TableModelTest -Ddocs.update=true");
     }
 
@@ -128,7 +128,7 @@ class TableModelTest {
         String end = "<!-- end -->";
         int from = text.indexOf(start);
         int to = text.indexOf(end, from);
-        assertTrue(from >= 0 && to > from, "docs/design.md has no generated " + name + " table");
+        assertTrue(from >= 0 && to > from, DESIGN + " has no generated " + name + " table");
         return text.substring(0, from + start.length()) + table + text.substring(to);
     }
 }
