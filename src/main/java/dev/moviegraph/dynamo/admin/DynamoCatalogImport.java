@@ -13,7 +13,10 @@ import dev.moviegraph.dynamo.client.Batches;
 import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.dynamo.client.Queries;
 import dev.moviegraph.dynamo.model.Access;
+import dev.moviegraph.dynamo.model.Condition;
 import dev.moviegraph.dynamo.model.Entity;
+import dev.moviegraph.dynamo.model.Expression;
+import dev.moviegraph.dynamo.model.ItemUpdate;
 import dev.moviegraph.dynamo.model.SearchEntries;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.read.ItemWeights;
@@ -193,12 +196,13 @@ public final class DynamoCatalogImport implements CatalogImport {
                 if (copied == null || !title.equals(copied.s()) || item.containsKey(copy.versionAttribute())) {
                     // The import wrote the movie without a version: the copy becomes older than any
                     // version a later putMovie writes, so that write updates it too.
+                    Expression unversioned = Expression.of(ItemUpdate.create().set(titleAttribute, AttributeValue.fromS(title))
+                            .remove(copy.versionAttribute()), Condition.exists(TableModel.PK));
                     updates.add(client.updateItem(UpdateItemRequest.builder().tableName(table).key(key)
-                            .conditionExpression("attribute_exists(#pk)")
-                            .updateExpression("SET #title = :title REMOVE #version")
-                            .expressionAttributeNames(Map.of("#pk", TableModel.PK, "#title", titleAttribute,
-                                    "#version", copy.versionAttribute()))
-                            .expressionAttributeValues(Map.of(":title", AttributeValue.fromS(title))).build()));
+                            .conditionExpression(unversioned.condition())
+                            .updateExpression(unversioned.update())
+                            .expressionAttributeNames(unversioned.names())
+                            .expressionAttributeValues(unversioned.values()).build()));
                 }
             }
         }

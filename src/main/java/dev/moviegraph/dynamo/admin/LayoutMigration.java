@@ -10,8 +10,11 @@ import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Role;
 import dev.moviegraph.catalog.TopList;
 import dev.moviegraph.dynamo.client.Batches;
+import dev.moviegraph.dynamo.model.Condition;
 import dev.moviegraph.dynamo.model.Entity;
+import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.Index;
+import dev.moviegraph.dynamo.model.ItemUpdate;
 import dev.moviegraph.dynamo.model.SearchEntries;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.model.TopShards;
@@ -89,6 +92,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
  * once.
  */
 public final class LayoutMigration {
+    /** Whether the item is there, as a write's condition. */
+    private static final Expression PRESENT = Expression.of(Condition.exists(TableModel.PK));
+    private static final Expression ABSENT = Expression.of(Condition.notExists(TableModel.PK));
     /** Layout 1's names, as commit e55db79 wrote them: read here and nowhere else. */
     static final class Layout1 {
         static final String ACTOR_TYPE = "actor";
@@ -219,7 +225,7 @@ public final class LayoutMigration {
             // From here until this step ends, the table says "layout 1" whatever happens to this process.
             client.putItem(PutItemRequest.builder().tableName(table)
                     .item(TableModel.META.encode(new TableModel.Meta(TableModel.LAYOUT, 1, null)))
-                    .conditionExpression("attribute_not_exists(" + TableModel.PK + ")")
+                    .conditionExpression(ABSENT.condition()).expressionAttributeNames(ABSENT.names())
                     .build()).exceptionally(failure -> {
                         if (failure.getCause() instanceof ConditionalCheckFailedException) {
                             return null;
@@ -407,19 +413,17 @@ public final class LayoutMigration {
             if (item.containsKey(TableModel.GSI8_PK) && present.isEmpty()) {
                 continue;
             }
-            Map<String, String> names = new HashMap<>(Map.of("#pk", TableModel.PK, "#key", TableModel.GSI8_PK));
-            List<String> removed = new ArrayList<>();
-            for (int i = 0; i < present.size(); i++) {
-                names.put("#old" + i, present.get(i));
-                removed.add("#old" + i);
+            ItemUpdate update = ItemUpdate.create()
+                    .setIfAbsent(TableModel.GSI8_PK, TableModel.TOTAL.encode(total).get(TableModel.GSI8_PK));
+            for (String old : present) {
+                update = update.remove(old);
             }
-            String expression = "SET #key = if_not_exists(#key, :key)"
-                    + (removed.isEmpty() ? "" : " REMOVE " + String.join(", ", removed));
+            Expression expression = Expression.of(update, Condition.exists(TableModel.PK));
             updates.add(UpdateItemRequest.builder().tableName(table).key(TableModel.keyOf(item))
-                    .updateExpression(expression)
-                    .conditionExpression("attribute_exists(#pk)")
-                    .expressionAttributeNames(names)
-                    .expressionAttributeValues(Map.of(":key", TableModel.TOTAL.encode(total).get(TableModel.GSI8_PK)))
+                    .updateExpression(expression.update())
+                    .conditionExpression(expression.condition())
+                    .expressionAttributeNames(expression.names())
+                    .expressionAttributeValues(expression.values())
                     .build());
         }
         // A page holds thousands of totals: a few dozen updates in flight per segment, not all of them at once.
@@ -525,13 +529,14 @@ public final class LayoutMigration {
                 return;
             }
             AttributeValue version = movieItem.get(TableModel.VERSION);
+            Expression unchanged = Expression.of(version == null
+                    ? Condition.exists(TableModel.PK).and(Condition.notExists(TableModel.VERSION))
+                    : Condition.equal(TableModel.VERSION, version));
             puts.add(TransactWriteItem.builder().conditionCheck(check -> check.tableName(table)
                     .key(TableModel.keyOf(movieItem))
-                    .conditionExpression(version == null ? "attribute_exists(#pk) AND attribute_not_exists(#version)"
-                            : "#version = :version")
-                    .expressionAttributeNames(version == null ? Map.of("#pk", TableModel.PK, "#version", TableModel.VERSION)
-                            : Map.of("#version", TableModel.VERSION))
-                    .expressionAttributeValues(version == null ? null : Map.of(":version", version))).build());
+                    .conditionExpression(unchanged.condition())
+                    .expressionAttributeNames(unchanged.names())
+                    .expressionAttributeValues(unchanged.values())).build());
             writes.add(TransactWriteItemsRequest.builder().transactItems(puts).build());
         });
         for (List<TransactWriteItemsRequest> chunk : Batches.chunks(writes, IN_FLIGHT)) {
@@ -558,17 +563,16 @@ public final class LayoutMigration {
                 continue;
             }
             dev.moviegraph.catalog.MonthlyStreams total = TableModel.TOTAL.decode(item);
-            Map<String, String> names = Map.of("#pk", TableModel.PK, "#top", Layout4.GSI7_PK,
-                    "#rank", Layout4.TOP_RANK, "#streams", TableModel.STREAMS);
-            final String expression = "SET #top = :top, #rank = if_not_exists(#streams, :zero) + :fraction";
+            Expression expression = Expression.of(ItemUpdate.create()
+                    .set(Layout4.GSI7_PK, AttributeValue.fromS(Layout4.partition(total)))
+                    .setSum(Layout4.TOP_RANK, TableModel.STREAMS, AttributeValue.fromN("0"),
+                            AttributeValue.fromN(TopShards.fraction(total.movieId()).toPlainString())),
+                    Condition.exists(TableModel.PK)); // a total deleted since stays deleted
             updates.add(client.updateItem(UpdateItemRequest.builder().tableName(table).key(TableModel.keyOf(item))
-                    .updateExpression(expression)
-                    .conditionExpression("attribute_exists(#pk)") // a total deleted since stays deleted
-                    .expressionAttributeNames(names)
-                    .expressionAttributeValues(Map.of(
-                            ":top", AttributeValue.fromS(Layout4.partition(total)),
-                            ":zero", AttributeValue.fromN("0"),
-                            ":fraction", AttributeValue.fromN(TopShards.fraction(total.movieId()).toPlainString())))
+                    .updateExpression(expression.update())
+                    .conditionExpression(expression.condition())
+                    .expressionAttributeNames(expression.names())
+                    .expressionAttributeValues(expression.values())
                     .build()).handle((done, failure) -> {
                         if (failure != null && !(failure.getCause() instanceof ConditionalCheckFailedException)) {
                             throw failure instanceof java.util.concurrent.CompletionException completion
@@ -733,7 +737,7 @@ public final class LayoutMigration {
         TransactWriteItemsRequest move = TransactWriteItemsRequest.builder().transactItems(
                 TransactWriteItem.builder().put(put -> put.tableName(table).item(personItem)).build(),
                 TransactWriteItem.builder().delete(delete -> delete.tableName(table).key(TableModel.keyOf(actor))
-                        .conditionExpression("attribute_exists(" + TableModel.PK + ")")).build()).build();
+                        .conditionExpression(PRESENT.condition()).expressionAttributeNames(PRESENT.names())).build()).build();
         return client.transactWriteItems(move).thenRun(people::incrementAndGet);
     }
 

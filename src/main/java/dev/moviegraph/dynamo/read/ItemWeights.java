@@ -3,8 +3,11 @@ package dev.moviegraph.dynamo.read;
 import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Slice;
 import dev.moviegraph.dynamo.model.Access;
+import dev.moviegraph.dynamo.model.Condition;
 import dev.moviegraph.dynamo.model.Entity;
+import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.ItemCollection;
+import dev.moviegraph.dynamo.model.ItemUpdate;
 import dev.moviegraph.dynamo.model.TableModel;
 
 import java.nio.charset.StandardCharsets;
@@ -184,15 +187,7 @@ public final class ItemWeights {
         if (client == null || grown.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return CompletableFuture.allOf(grown.entrySet().stream().map(entry -> client.updateItem(UpdateItemRequest.builder()
-                        .tableName(table).key(TableModel.metaKey(NAME))
-                        .updateExpression("SET #size = :size, #type = :meta, #name = :name")
-                        .conditionExpression("attribute_not_exists(#size) OR #size < :size")
-                        .expressionAttributeNames(Map.of("#size", entry.getKey(), "#type", TableModel.TYPE,
-                                "#name", "name"))
-                        .expressionAttributeValues(Map.of(":size", AttributeValue.fromN(Integer.toString(entry.getValue())),
-                                ":meta", AttributeValue.fromS(TableModel.META.type()), ":name", AttributeValue.fromS(NAME)))
-                        .build())
+        return CompletableFuture.allOf(grown.entrySet().stream().map(entry -> grow(entry.getKey(), entry.getValue())
                 .exceptionally(failure -> {
                     Throwable cause = failure.getCause() == null ? failure : failure.getCause();
                     if (cause instanceof ConditionalCheckFailedException) {
@@ -200,6 +195,18 @@ public final class ItemWeights {
                     }
                     throw failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure);
                 })).toArray(CompletableFuture[]::new));
+    }
+
+    /** Records {@code value} under {@code attribute} of the weights' item, unless a larger one is there. */
+    private CompletableFuture<?> grow(String attribute, int value) {
+        AttributeValue size = AttributeValue.fromN(Integer.toString(value));
+        Expression grow = Expression.of(ItemUpdate.create().set(attribute, size)
+                        .set(TableModel.TYPE, AttributeValue.fromS(TableModel.META.type()))
+                        .set("name", AttributeValue.fromS(NAME)),
+                Condition.notExists(attribute).or(Condition.compare(attribute, "<", size)));
+        return client.updateItem(UpdateItemRequest.builder().tableName(table).key(TableModel.metaKey(NAME))
+                .updateExpression(grow.update()).conditionExpression(grow.condition())
+                .expressionAttributeNames(grow.names()).expressionAttributeValues(grow.values()).build());
     }
 
     private static java.util.Optional<Part> part(String name) {

@@ -6,6 +6,8 @@ import static software.amazon.awssdk.services.dynamodb.model.AttributeValue.from
 import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.dynamo.model.Access;
+import dev.moviegraph.dynamo.model.Expression;
+import dev.moviegraph.dynamo.model.ItemUpdate;
 import dev.moviegraph.dynamo.model.TableModel;
 
 import java.time.Clock;
@@ -75,13 +77,13 @@ public final class ChangeLog {
         if (changes.isEmpty()) {
             return 0;
         }
+        Expression next = Expression.of(ItemUpdate.create().set(TableModel.TYPE, fromS(TableModel.CHANGE_TICKET.type()))
+                .set(TableModel.CHANGE_TICKET.attribute("feed"), fromS(FEED)).add(ISSUED, fromN("1")), null);
         var issued = dynamo.updateItem(UpdateItemRequest.builder().tableName(table)
                 .key(TableModel.CHANGE_TICKET.key(Map.of("feed", FEED)))
-                .updateExpression("SET #type = :type, #feed = :feed ADD #issued :one")
-                .expressionAttributeNames(Map.of("#type", TableModel.TYPE, "#feed", TableModel.CHANGE_TICKET.attribute("feed"),
-                        "#issued", ISSUED))
-                .expressionAttributeValues(Map.of(":type", fromS(TableModel.CHANGE_TICKET.type()), ":feed", fromS(FEED),
-                        ":one", fromN("1")))
+                .updateExpression(next.update())
+                .expressionAttributeNames(next.names())
+                .expressionAttributeValues(next.values())
                 .returnValues(ReturnValue.UPDATED_NEW).build()).join();
         long number = Long.parseLong(issued.attributes().get(ISSUED).n());
         boolean everything = changes.everything() || changes.movies().size() > MAX_MOVIES_PER_CHANGE;

@@ -7,6 +7,8 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.dynamo.client.Batches;
 import dev.moviegraph.dynamo.model.Access;
+import dev.moviegraph.dynamo.model.Condition;
+import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.write.DynamoCatalogWriter;
 import dev.moviegraph.dynamo.write.TopLists;
@@ -192,10 +194,11 @@ public final class ShardCounter {
                 }
                 if (at.layout3() && i == 1) {
                     // The shard's first checkpoint of its own: layout 3's must still say where this batch starts.
+                    Expression from = Expression.of(Condition.equal(SEQUENCE, fromS(at.sequence())));
                     items.add(TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table)
-                            .key(TableModel.layout3CheckpointKey(shardId)).conditionExpression("#sequence = :from")
-                            .expressionAttributeNames(Map.of("#sequence", SEQUENCE))
-                            .expressionAttributeValues(Map.of(":from", fromS(at.sequence()))).build()).build());
+                            .key(TableModel.layout3CheckpointKey(shardId)).conditionExpression(from.condition())
+                            .expressionAttributeNames(from.names())
+                            .expressionAttributeValues(from.values()).build()).build());
                 }
                 // The last transaction moves the checkpoint to the batch's end, unless the top lists still need a merge:
                 // then it records the batch as wholly in (done = units) and the merge's end moves it (below).
@@ -255,11 +258,13 @@ public final class ShardCounter {
             throw new IllegalStateException("The top lists of shard " + shardId + "'s batch were not merged; the batch "
                     + "is finished again from the checkpoint", e);
         }
+        Expression wholly = Expression.of(Condition.equal(PENDING, fromS(to))
+                .and(Condition.equal(DONE, fromN(Integer.toString(units)))));
         PutItemRequest.Builder finish = PutItemRequest.builder().tableName(table)
                 .item(TableModel.CHECKPOINT.encode(new TableModel.Checkpoint(shardId, to, closing)))
-                .conditionExpression("#pending = :to AND #done = :units")
-                .expressionAttributeNames(Map.of("#pending", PENDING, "#done", DONE))
-                .expressionAttributeValues(Map.of(":to", fromS(to), ":units", fromN(Integer.toString(units))));
+                .conditionExpression(wholly.condition())
+                .expressionAttributeNames(wholly.names())
+                .expressionAttributeValues(wholly.values());
         if (!DynamoCatalogWriter.putIf(dynamo, context, Access.FINISH_BATCH, finish)) {
             throw new IllegalStateException("The checkpoint of shard " + shardId + " moved under this reader");
         }
@@ -276,24 +281,18 @@ public final class ShardCounter {
 
     /** The checkpoint's write for transaction {@code i} of a batch from {@code at} to {@code to}, on its condition. */
     private Put checkpointPut(TableModel.Checkpoint next, Position at, String to, int i) {
-        Map<String, String> names = new HashMap<>(Map.of("#pending", PENDING));
-        Map<String, AttributeValue> values = new HashMap<>();
-        String condition;
+        Condition condition;
         if (i > 1) {
-            names.put("#done", DONE);
-            values.put(":to", fromS(to));
-            values.put(":previous", fromN(Integer.toString(i - 1)));
-            condition = "#pending = :to AND #done = :previous";
+            condition = Condition.equal(PENDING, fromS(to)).and(Condition.equal(DONE, fromN(Integer.toString(i - 1))));
         } else if (at.sequence() == null || at.layout3()) {
-            names.put("#sequence", SEQUENCE);
-            condition = "attribute_not_exists(#sequence) AND attribute_not_exists(#pending)";
+            condition = Condition.notExists(SEQUENCE).and(Condition.notExists(PENDING));
         } else {
-            names.put("#sequence", SEQUENCE);
-            values.put(":from", fromS(at.sequence()));
-            condition = "#sequence = :from AND attribute_not_exists(#pending)";
+            condition = Condition.equal(SEQUENCE, fromS(at.sequence())).and(Condition.notExists(PENDING));
         }
-        return Put.builder().tableName(table).item(TableModel.CHECKPOINT.encode(next)).conditionExpression(condition)
-                .expressionAttributeNames(names).expressionAttributeValues(values.isEmpty() ? null : values).build();
+        Expression expression = Expression.of(condition);
+        return Put.builder().tableName(table).item(TableModel.CHECKPOINT.encode(next))
+                .conditionExpression(expression.condition())
+                .expressionAttributeNames(expression.names()).expressionAttributeValues(expression.values()).build();
     }
 
     /** The current title of each movie that still exists. */

@@ -5,6 +5,8 @@ import static software.amazon.awssdk.services.dynamodb.model.AttributeValue.from
 
 import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.ChangeFeed;
+import dev.moviegraph.dynamo.model.Condition;
+import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.TableModel;
 
 import java.time.Clock;
@@ -210,10 +212,8 @@ public final class StreamChangeFeed implements ChangeFeed {
 
     private void lease(long now) {
         if (term > 0) {
-            Put renew = leasePut(new TableModel.Lease(LEASE_NAME, owner, now + LEASE_TIME.toMillis(), term))
-                    .conditionExpression("#owner = :me AND #term = :term")
-                    .expressionAttributeNames(Map.of("#owner", OWNER, "#term", TERM))
-                    .expressionAttributeValues(Map.of(":me", fromS(owner), ":term", fromN(Long.toString(term)))).build();
+            Put renew = on(leasePut(new TableModel.Lease(LEASE_NAME, owner, now + LEASE_TIME.toMillis(), term)),
+                    heldByMe(term)).build();
             if (put(renew)) {
                 leaseExpiresAt = now + LEASE_TIME.toMillis();
                 nextLeaseAttempt = now + RENEW_EVERY.toMillis();
@@ -233,12 +233,7 @@ public final class StreamChangeFeed implements ChangeFeed {
         }
         long next = held == null ? 1 : held.term() + 1;
         Put.Builder take = leasePut(new TableModel.Lease(LEASE_NAME, owner, now + LEASE_TIME.toMillis(), next));
-        if (held == null) {
-            take.conditionExpression("attribute_not_exists(#pk)").expressionAttributeNames(Map.of("#pk", TableModel.PK));
-        } else {
-            take.conditionExpression("#term = :term").expressionAttributeNames(Map.of("#term", TERM))
-                    .expressionAttributeValues(Map.of(":term", fromN(Long.toString(held.term()))));
-        }
+        on(take, held == null ? Condition.notExists(TableModel.PK) : Condition.equal(TERM, fromN(Long.toString(held.term()))));
         if (put(take.build())) {
             term = next;
             leaseExpiresAt = now + LEASE_TIME.toMillis();
@@ -254,12 +249,23 @@ public final class StreamChangeFeed implements ChangeFeed {
         return Put.builder().tableName(table).item(TableModel.LEASE.encode(lease));
     }
 
+    /** This gateway still holds the lease, in {@code term}. */
+    private Condition heldByMe(long term) {
+        return Condition.equal(OWNER, fromS(owner)).and(Condition.equal(TERM, fromN(Long.toString(term))));
+    }
+
+    private static Put.Builder on(Put.Builder put, Condition condition) {
+        Expression expression = Expression.of(condition);
+        return put.conditionExpression(expression.condition()).expressionAttributeNames(expression.names())
+                .expressionAttributeValues(expression.values());
+    }
+
     private boolean put(Put put) {
         try {
             dynamo.putItem(PutItemRequest.builder().tableName(put.tableName()).item(put.item())
                     .conditionExpression(put.conditionExpression()).expressionAttributeNames(put.expressionAttributeNames())
-                    .expressionAttributeValues(put.expressionAttributeValues().isEmpty() ? null
-                            : put.expressionAttributeValues()).build()).join();
+                    .expressionAttributeValues(put.hasExpressionAttributeValues() ? put.expressionAttributeValues() : null)
+                    .build()).join();
             return true;
         } catch (CompletionException e) {
             if (e.getCause() instanceof ConditionalCheckFailedException) {
@@ -283,10 +289,7 @@ public final class StreamChangeFeed implements ChangeFeed {
         long held = term;
         dropLeadership();
         try {
-            put(leasePut(new TableModel.Lease(LEASE_NAME, owner, 0, held))
-                    .conditionExpression("#owner = :me AND #term = :term")
-                    .expressionAttributeNames(Map.of("#owner", OWNER, "#term", TERM))
-                    .expressionAttributeValues(Map.of(":me", fromS(owner), ":term", fromN(Long.toString(held)))).build());
+            put(on(leasePut(new TableModel.Lease(LEASE_NAME, owner, 0, held)), heldByMe(held)).build());
         } catch (RuntimeException e) {
             LOG.info("Change feed: could not give the lease up ({}); it expires in {} s", e.getMessage(),
                     LEASE_TIME.toSeconds());

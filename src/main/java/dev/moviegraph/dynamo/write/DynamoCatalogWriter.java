@@ -26,8 +26,11 @@ import dev.moviegraph.dynamo.client.Call;
 import dev.moviegraph.dynamo.client.Queries;
 import dev.moviegraph.dynamo.client.StoreFailures;
 import dev.moviegraph.dynamo.model.Access;
+import dev.moviegraph.dynamo.model.Condition;
 import dev.moviegraph.dynamo.model.Entity;
+import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.ItemCollection;
+import dev.moviegraph.dynamo.model.ItemUpdate;
 import dev.moviegraph.dynamo.model.SearchEntries;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.read.ItemWeights;
@@ -320,9 +323,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                             : check(movieKey, versionCondition(movieItem)),
                     isNew ? count(personKey, Map.of(TableModel.counter(role), 1), versionCondition(personItem))
                             : check(personKey, versionCondition(personItem)),
-                    TransactWriteItem.builder().put(Put.builder().tableName(table).item(item)
-                            .conditionExpression(isNew ? "attribute_not_exists(#pk)" : "attribute_exists(#pk)")
-                            .expressionAttributeNames(Map.of("#pk", TableModel.PK)).build()).build()));
+                    put(item, isNew ? Condition.notExists(TableModel.PK) : EXISTS)));
             countCredits(context, credit, item);
             if (isNew) {
                 rerank(context, Access.CREDIT, personId, movieId, movie, gone -> false);
@@ -426,9 +427,10 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             }
             // The delete only of that credit, and the counts of its person (and movie) down by one, together.
             List<TransactWriteItem> items = new ArrayList<>();
+            Expression ofType = Expression.of(Condition.equal(TableModel.TYPE, s(TableModel.credits(role).type())));
             items.add(TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(key)
-                    .conditionExpression("#type = :type").expressionAttributeNames(Map.of("#type", TableModel.TYPE))
-                    .expressionAttributeValues(Map.of(":type", s(TableModel.credits(role).type()))).build()).build());
+                    .conditionExpression(ofType.condition()).expressionAttributeNames(ofType.names())
+                    .expressionAttributeValues(ofType.values()).build()).build());
             items.add(count(TableModel.personKey(personId), Map.of(TableModel.counter(role), -1), EXISTS));
             if (role == Role.CAST) {
                 items.add(count(TableModel.movieKey(movieId), Map.of(TableModel.CAST_COUNT, -1), EXISTS));
@@ -442,17 +444,14 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     /** Adds to counters of an item, on condition. */
     private TransactWriteItem count(Map<String, AttributeValue> key, Map<String, Integer> deltas, Condition condition) {
-        Map<String, String> names = new HashMap<>(condition.names() == null ? Map.of() : condition.names());
-        Map<String, AttributeValue> values = new HashMap<>(condition.values());
-        List<String> adds = new ArrayList<>();
-        deltas.forEach((attribute, delta) -> {
-            names.put("#c" + adds.size(), attribute);
-            values.put(":c" + adds.size(), number(delta));
-            adds.add("#c" + adds.size() + " :c" + adds.size());
-        });
+        ItemUpdate adds = ItemUpdate.create();
+        for (Map.Entry<String, Integer> delta : deltas.entrySet()) {
+            adds = adds.add(delta.getKey(), number(delta.getValue()));
+        }
+        Expression expression = Expression.of(adds, condition);
         return TransactWriteItem.builder().update(Update.builder().tableName(table).key(key)
-                .updateExpression("ADD " + String.join(", ", adds)).conditionExpression(condition.expression())
-                .expressionAttributeNames(names).expressionAttributeValues(values).build()).build();
+                .updateExpression(expression.update()).conditionExpression(expression.condition())
+                .expressionAttributeNames(expression.names()).expressionAttributeValues(expression.values()).build()).build();
     }
 
     /** Deletes the item at {@code key} if it is of {@code type}; whether there was one. */
@@ -460,12 +459,13 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                                                    String type) {
         return StoreFailures.translated(CompletableFuture.supplyAsync(() -> {
             Call call = Call.byKey(context, access, 1);
+            Expression ofType = Expression.of(Condition.notExists(TableModel.PK).or(Condition.equal(TableModel.TYPE, s(type))));
             DeleteItemRequest request = DeleteItemRequest.builder().tableName(table)
                     .key(key)
                     // only an item of that type: never delete something else that might share the key
-                    .conditionExpression("attribute_not_exists(#pk) OR #type = :type")
-                    .expressionAttributeNames(Map.of("#type", TableModel.TYPE, "#pk", TableModel.PK))
-                    .expressionAttributeValues(Map.of(":type", s(type)))
+                    .conditionExpression(ofType.condition())
+                    .expressionAttributeNames(ofType.names())
+                    .expressionAttributeValues(ofType.values())
                     .returnValues(ReturnValue.ALL_OLD)
                     .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
                     .overrideConfiguration(call.override())
@@ -501,8 +501,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                     String person = key.get(TableModel.CAST.attribute("personId")).s();
                     countsOf.computeIfAbsent(person, p -> new HashMap<>()).merge(TableModel.counter(role), -1, Integer::sum);
                     creditsOf.computeIfAbsent(person, p -> new ArrayList<>()).add(TransactWriteItem.builder()
-                            .delete(delete.conditionExpression("attribute_exists(#pk)")
-                                    .expressionAttributeNames(Map.of("#pk", TableModel.PK)).build()).build());
+                            .delete(delete.conditionExpression(EXISTS_EXPRESSION.condition())
+                                    .expressionAttributeNames(EXISTS_EXPRESSION.names()).build()).build());
                 } else {
                     units.add(List.of(TransactWriteItem.builder().delete(delete.build()).build()));
                 }
@@ -556,8 +556,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 items.add(TransactWriteItem.builder().put(Put.builder().tableName(table)
                         .item(TableModel.STREAM.encode(new TableModel.StoredStream(stream.streamId(), stream.movieId(),
                                 stream.at(), stream.month(), title)))
-                        .conditionExpression("attribute_not_exists(#pk)")
-                        .expressionAttributeNames(Map.of("#pk", TableModel.PK)).build()).build());
+                        .conditionExpression(NEW_EXPRESSION.condition())
+                        .expressionAttributeNames(NEW_EXPRESSION.names()).build()).build());
                 items.add(TransactWriteItem.builder().update(totalIncrement(table, stream.movieId(), stream.month(), title,
                         1, floor, ranked)).build());
                 try {
@@ -611,7 +611,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         weights.observe(List.of(item)).join();
         Call call = Call.byKey(context, Access.RECORD_STREAM_ITEM, 1);
         PutItemRequest put = PutItemRequest.builder().tableName(table).item(item)
-                .conditionExpression("attribute_not_exists(#pk)").expressionAttributeNames(Map.of("#pk", TableModel.PK))
+                .conditionExpression(NEW_EXPRESSION.condition()).expressionAttributeNames(NEW_EXPRESSION.names())
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
         try {
             call.reportWhenDone(client.putItem(put).thenApply(response -> {
@@ -655,32 +655,24 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         total.remove(TableModel.STREAMS);
         Set<String> onCreation = new HashSet<>(Set.of(TableModel.GSI8_PK));
         TableModel.TOTAL.copies().forEach(copy -> onCreation.addAll(copy.attributes().keySet()));
-        Map<String, String> names = new HashMap<>();
-        Map<String, AttributeValue> values = new HashMap<>();
-        List<String> sets = new ArrayList<>();
-        int i = 0;
+        ItemUpdate update = ItemUpdate.create();
         for (Map.Entry<String, AttributeValue> attribute : total.entrySet()) {
-            String name = "#a" + i;
-            String value = ":a" + i++;
-            names.put(name, attribute.getKey());
-            values.put(value, attribute.getValue());
-            sets.add(onCreation.contains(attribute.getKey()) ? name + " = if_not_exists(" + name + ", " + value + ")"
-                    : name + " = " + value);
+            update = onCreation.contains(attribute.getKey()) ? update.setIfAbsent(attribute.getKey(), attribute.getValue())
+                    : update.set(attribute.getKey(), attribute.getValue());
         }
-        names.put("#streams", TableModel.STREAMS);
-        values.put(":count", number(count));
-        Update.Builder update = Update.builder().tableName(table).key(TableModel.totalKey(movieId, month))
-                .updateExpression("SET " + String.join(", ", sets) + " ADD #streams :count")
-                .expressionAttributeNames(names);
+        update = update.add(TableModel.STREAMS, number(count));
         long threshold = floor - count; // the count before this update that reaches the floor
+        Condition condition = null;
         if (candidate && threshold > 0) {
-            values.put(":threshold", number(threshold));
-            update.conditionExpression("#streams >= :threshold");
+            condition = Condition.compare(TableModel.STREAMS, ">=", number(threshold));
         } else if (!candidate) {
-            values.put(":threshold", number(Math.max(threshold, 0)));
-            update.conditionExpression("attribute_not_exists(#streams) OR #streams < :threshold");
+            condition = Condition.notExists(TableModel.STREAMS)
+                    .or(Condition.compare(TableModel.STREAMS, "<", number(Math.max(threshold, 0))));
         }
-        return update.expressionAttributeValues(values).build();
+        Expression expression = Expression.of(update, condition);
+        return Update.builder().tableName(table).key(TableModel.totalKey(movieId, month))
+                .updateExpression(expression.update()).conditionExpression(expression.condition())
+                .expressionAttributeNames(expression.names()).expressionAttributeValues(expression.values()).build();
     }
 
     private StreamReceipt alreadyRecorded(CallContext context, String streamId) {
@@ -861,18 +853,20 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     private TransactWriteItem put(Map<String, AttributeValue> item, Condition condition) {
         weights.observe(List.of(item)).join();
+        Expression expression = Expression.of(condition);
         return TransactWriteItem.builder().put(Put.builder().tableName(table).item(item)
-                .conditionExpression(condition.expression())
-                .expressionAttributeNames(condition.names())
-                .expressionAttributeValues(condition.values().isEmpty() ? null : condition.values())
+                .conditionExpression(expression.condition())
+                .expressionAttributeNames(expression.names())
+                .expressionAttributeValues(expression.values())
                 .build()).build();
     }
 
     private TransactWriteItem check(Map<String, AttributeValue> key, Condition condition) {
+        Expression expression = Expression.of(condition);
         return TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table).key(key)
-                .conditionExpression(condition.expression())
-                .expressionAttributeNames(condition.names())
-                .expressionAttributeValues(condition.values().isEmpty() ? null : condition.values())
+                .conditionExpression(expression.condition())
+                .expressionAttributeNames(expression.names())
+                .expressionAttributeValues(expression.values())
                 .build()).build();
     }
 
@@ -910,29 +904,18 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             set.put(key, s(entity.template(key).render(updated)));
         }
         set.put(copy.versionAttribute(), number(version));
-        Map<String, String> names = new HashMap<>();
-        Map<String, AttributeValue> expressionValues = new HashMap<>();
-        List<String> sets = new ArrayList<>();
-        int i = 0;
-        for (Map.Entry<String, AttributeValue> attribute : set.entrySet()) {
-            names.put("#a" + i, attribute.getKey());
-            expressionValues.put(":a" + i, attribute.getValue());
-            sets.add("#a" + i + " = :a" + i++);
-        }
-        List<String> removes = new ArrayList<>();
+        ItemUpdate update = ItemUpdate.create().set(set);
         for (String attribute : removed) {
-            names.put("#a" + i, attribute);
-            removes.add("#a" + i++);
+            update = update.remove(attribute);
         }
-        names.put("#pk", TableModel.PK);
-        names.put("#copied", copy.versionAttribute());
-        expressionValues.put(":v", number(version));
+        Expression expression = Expression.of(update, EXISTS.and(Condition.notExists(copy.versionAttribute())
+                .or(Condition.compare(copy.versionAttribute(), "<", number(version)))));
         return Optional.of(TransactWriteItem.builder().update(Update.builder().tableName(table)
                 .key(TableModel.keyOf(item))
-                .updateExpression("SET " + String.join(", ", sets) + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes)))
-                .conditionExpression("attribute_exists(#pk) AND (attribute_not_exists(#copied) OR #copied < :v)")
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(expressionValues)
+                .updateExpression(expression.update())
+                .conditionExpression(expression.condition())
+                .expressionAttributeNames(expression.names())
+                .expressionAttributeValues(expression.values())
                 .build()).build());
     }
 
@@ -950,21 +933,6 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 .mapToLong(value -> Long.parseLong(value.n())).findFirst().orElse(0);
     }
 
-    /** A write on condition that the item is still the one read: absent, unversioned, or at its version. */
-    private record Condition(String expression, Map<String, AttributeValue> values) {
-        /** Attribute names always go through placeholders: the model's names are never parsed. */
-        Map<String, String> names() {
-            Map<String, String> names = new HashMap<>();
-            if (expression.contains("#version")) {
-                names.put("#version", TableModel.VERSION);
-            }
-            if (expression.contains("#pk")) {
-                names.put("#pk", TableModel.PK);
-            }
-            return names.isEmpty() ? null : names;
-        }
-    }
-
     /** The optimistic version of a movie or person item; items written before versions existed are 0. */
     static long version(Map<String, AttributeValue> item) {
         AttributeValue version = item == null ? null : item.get(TableModel.VERSION);
@@ -972,17 +940,21 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     }
 
     /** The item exists: a count is never added to an item that is not there. */
-    private static final Condition EXISTS = new Condition("attribute_exists(#pk)", Map.of());
+    private static final Condition EXISTS = Condition.exists(TableModel.PK);
+    private static final Expression EXISTS_EXPRESSION = Expression.of(EXISTS);
+    /** There is no such item yet: a stream is recorded once. */
+    private static final Expression NEW_EXPRESSION = Expression.of(Condition.notExists(TableModel.PK));
 
+    /** A write on condition that the item is still the one read: absent, unversioned, or at its version. */
     private static Condition versionCondition(Map<String, AttributeValue> current) {
         if (current == null) {
-            return new Condition("attribute_not_exists(#pk)", Map.of());
+            return Condition.notExists(TableModel.PK);
         }
         long version = version(current);
         if (version == 0) {
-            return new Condition("attribute_exists(#pk) AND attribute_not_exists(#version)", Map.of());
+            return EXISTS.and(Condition.notExists(TableModel.VERSION));
         }
-        return new Condition("#version = :version", Map.of(":version", number(version)));
+        return Condition.equal(TableModel.VERSION, number(version));
     }
 
     private static AttributeValue s(String value) {

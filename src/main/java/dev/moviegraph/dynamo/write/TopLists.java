@@ -7,6 +7,8 @@ import dev.moviegraph.catalog.TopList;
 import dev.moviegraph.dynamo.client.Batches;
 import dev.moviegraph.dynamo.client.Queries;
 import dev.moviegraph.dynamo.model.Access;
+import dev.moviegraph.dynamo.model.Condition;
+import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.Index;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.model.TopShards;
@@ -362,13 +364,11 @@ public final class TopLists {
 
     /** Puts the list if its version is still {@code version} (0: there is none yet). */
     private boolean put(TopList list, long version, CallContext context) {
-        PutItemRequest.Builder put = PutItemRequest.builder().tableName(table).item(item(list, version));
-        if (version == 0) {
-            put.conditionExpression("attribute_not_exists(#pk)").expressionAttributeNames(Map.of("#pk", TableModel.PK));
-        } else {
-            put.conditionExpression("#version = :version").expressionAttributeNames(Map.of("#version", VERSION))
-                    .expressionAttributeValues(Map.of(":version", AttributeValue.fromN(Long.toString(version))));
-        }
+        Expression unchanged = Expression.of(version == 0 ? Condition.notExists(TableModel.PK)
+                : Condition.equal(VERSION, AttributeValue.fromN(Long.toString(version))));
+        PutItemRequest.Builder put = PutItemRequest.builder().tableName(table).item(item(list, version))
+                .conditionExpression(unchanged.condition()).expressionAttributeNames(unchanged.names())
+                .expressionAttributeValues(unchanged.values());
         return DynamoCatalogWriter.putIf(client, context, Access.TOP_LIST_WRITE, put);
     }
 
