@@ -810,19 +810,23 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         return held(call, () -> client.updateItem(request).thenApply(UpdateItemResponse::consumedCapacity));
     }
 
-    /** Sends a conditional write and reports it: true when its condition held, false when it failed. */
+    /**
+     * Sends a conditional write and reports it: true when its condition held, false when it failed; any
+     * other failure is thrown as the catalog's. Not sent through the request's observer ({@link Call#send}):
+     * a write once started runs to its end, and the observer's translation would hide the failed condition.
+     */
     private static boolean held(Call call, Supplier<CompletableFuture<software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity>> send) {
         try {
-            call.reportWhenDone(call.send(send).thenApply(consumed -> {
+            call.reportWhenDone(send.get().thenApply(consumed -> {
                 call.page(0, Collections.singletonList(consumed));
                 return consumed;
             })).join();
             return true;
         } catch (CompletionException e) {
-            if (!(e.getCause() instanceof ConditionalCheckFailedException)) {
-                throw e;
+            if (e.getCause() instanceof ConditionalCheckFailedException) {
+                return false;
             }
-            return false;
+            throw StoreFailures.translate(e) instanceof RuntimeException translated ? translated : e;
         }
     }
 
