@@ -214,8 +214,9 @@ class QueryShapesTest {
         }
         assertTrue(run.operations().size() <= 20, run.operations().toString());
         assertTrue(run.operations().stream().allMatch("Query"::equals), run.operations().toString());
-        // Issued as one batch: many were on the wire at once, not one after another.
-        assertTrue(server.counter().maxInFlight() >= 5, "max in flight: " + server.counter().maxInFlight());
+        // Sent one after another, at most one would be in flight; how many overlap beyond two depends on how
+        // fast DynamoDB Local answers on a busy machine (3 and 4 were seen), not on the gateway.
+        assertTrue(server.counter().maxInFlight() >= 2, "max in flight: " + server.counter().maxInFlight());
     }
 
     @Test

@@ -40,8 +40,6 @@ import dev.moviegraph.graphql.caching.CacheControl;
 import dev.moviegraph.graphql.errors.ErrorHandler;
 
 import java.time.Clock;
-import java.time.LocalDate;
-import java.time.OffsetDateTime;
 import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -114,15 +112,10 @@ public final class CatalogWiring {
                 env -> list(env, MovieList.browse(env.getArgument("genre"), env.getArgument("year"))));
         field("Query", "topRated", Set.of(CatalogAccess.MOVIE_LISTS),
                 env -> list(env, MovieList.topRated(env.getArgument("genre"))));
-        for (String connection : List.of("SearchConnection", "MovieConnection")) {
-            field(connection, "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
-            field(connection, "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
-        }
-        field("MovieEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
-        field("MovieEdge", "node", Set.of(CatalogAccess.MOVIE_COLLECTION), env -> searchNode(env, searchHit(env)));
-        field("SearchEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
-        field("SearchEdge", "node", Set.of(CatalogAccess.MOVIE_COLLECTION, CatalogAccess.PERSON_CREDITS),
+        connection("MovieConnection", "MovieEdge", false, Set.of(CatalogAccess.MOVIE_COLLECTION),
                 env -> searchNode(env, searchHit(env)));
+        connection("SearchConnection", "SearchEdge", false,
+                Set.of(CatalogAccess.MOVIE_COLLECTION, CatalogAccess.PERSON_CREDITS), env -> searchNode(env, searchHit(env)));
         field("SearchEdge", "knownFor", PARENT_ITEM, env -> {
             KnownFor known = searchHit(env).knownFor();
             return known == null ? null
@@ -184,22 +177,8 @@ public final class CatalogWiring {
         field("Credit", "role", PARENT_ITEM, env -> ((Credit) env.getSource()).role().name());
         field("Credit", "position", PARENT_ITEM, null);
 
-        for (String connection : List.of("CastConnection", "CreditConnection")) {
-            field(connection, "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
-            field(connection, "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
-            field(connection, "totalCount", PARENT_ITEM, env -> {
-                Integer count = ((Page<?>) env.getSource()).totalCount();
-                if (count == null) {
-                    throw new StoreUnavailableException("This list's count is not recorded in the table yet: "
-                            + "run `moviegraph.jar migrate`");
-                }
-                return count;
-            });
-        }
-        for (String edge : List.of("CastEdge", "CreditEdge")) {
-            field(edge, "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
-            field(edge, "node", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).node());
-        }
+        connection("CastConnection", "CastEdge", true, PARENT_ITEM, CatalogWiring::edgeNode);
+        connection("CreditConnection", "CreditEdge", true, PARENT_ITEM, CatalogWiring::edgeNode);
         field("PageInfo", "hasNextPage", PARENT_ITEM, env -> ((Paged) env.getSource()).hasNextPage());
         // Every list pages forward only (first/after): Relay's spec lets such a server answer false.
         field("PageInfo", "hasPreviousPage", PARENT_ITEM, env -> false);
@@ -207,10 +186,7 @@ public final class CatalogWiring {
         field("PageInfo", "endCursor", PARENT_ITEM, env -> ((Paged) env.getSource()).endCursor());
 
         field("Query", "awardWinners", Set.of(CatalogAccess.AWARD_WINNERS), CatalogWiring::awardWinners);
-        field("AwardConnection", "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
-        field("AwardConnection", "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
-        field("AwardEdge", "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
-        field("AwardEdge", "node", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).node());
+        connection("AwardConnection", "AwardEdge", false, PARENT_ITEM, CatalogWiring::edgeNode);
         for (String name : List.of("award", "category", "year", "won")) {
             field("Award", name, PARENT_ITEM, null);
         }
@@ -243,11 +219,10 @@ public final class CatalogWiring {
         field("Mutation", "putPerson", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
                 CatalogAccess.PERSON_CREDITS), this::putPerson);
         field("Mutation", "castActor", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY), this::castActor);
-        field("Mutation", "uncastActor", Set.of(CatalogAccess.CREDIT), env -> uncredit(env, "actorId", Role.CAST));
+        field("Mutation", "uncastActor", Set.of(CatalogAccess.CREDIT), this::uncredit);
         field("Mutation", "creditCrew", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY,
                 CatalogAccess.MOVIE_COLLECTION), this::creditCrew);
-        field("Mutation", "uncreditCrew", Set.of(CatalogAccess.CREDIT),
-                env -> uncredit(env, "personId", Role.valueOf(env.getArgument("role"))));
+        field("Mutation", "uncreditCrew", Set.of(CatalogAccess.CREDIT), this::uncredit);
         field("Mutation", "deleteMovie", Set.of(CatalogAccess.DELETE_MOVIE, CatalogAccess.MOVIE_COLLECTION),
                 this::deleteMovie);
         field("Mutation", "recordStream", Set.of(CatalogAccess.RECORD_STREAM, CatalogAccess.ITEMS_BY_KEY),
@@ -255,6 +230,32 @@ public final class CatalogWiring {
         for (String name : List.of("streamId", "month", "counted", "total")) {
             field("StreamReceipt", name, PARENT_ITEM, null);
         }
+    }
+
+    /**
+     * A Relay connection over a {@link Page} and its edge type: edges, pageInfo (the page itself), totalCount
+     * when the list's length is recorded ({@code counted}), and each edge's cursor and node.
+     */
+    private void connection(String connection, String edge, boolean counted, Set<CatalogAccess> nodeReads,
+                            DataFetcher<?> node) {
+        field(connection, "edges", PARENT_ITEM, env -> ((Page<?>) env.getSource()).entries());
+        field(connection, "pageInfo", PARENT_ITEM, DataFetchingEnvironment::getSource);
+        if (counted) {
+            field(connection, "totalCount", PARENT_ITEM, env -> {
+                Integer count = ((Page<?>) env.getSource()).totalCount();
+                if (count == null) {
+                    throw new StoreUnavailableException("This list's count is not recorded in the table yet: "
+                            + "run `moviegraph.jar migrate`");
+                }
+                return count;
+            });
+        }
+        field(edge, "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
+        field(edge, "node", nodeReads, node);
+    }
+
+    private static Object edgeNode(DataFetchingEnvironment env) {
+        return ((Page.Entry<?>) env.getSource()).node();
     }
 
     private void field(String type, String name, Set<CatalogAccess> reads, DataFetcher<?> fetcher) {
@@ -393,12 +394,7 @@ public final class CatalogWiring {
     }
 
     private Award award(DataFetchingEnvironment env) {
-        Map<String, Object> input = env.getArgument("input");
-        String person = (String) input.get("personId");
-        String movie = (String) input.get("movieId");
-        return Writes.award(new Award((String) input.get("award"), (String) input.get("category"),
-                (Integer) input.get("year"), (Boolean) input.get("won"), person == null ? null : PersonId.of(person),
-                movie == null ? null : MovieId.of(movie)), clock);
+        return Writes.award(Arguments.argument(env, "input", Arguments.AwardInput.class).toAward(), clock);
     }
 
     /** One page of a movie list: one index Query. */
@@ -453,46 +449,40 @@ public final class CatalogWiring {
     // ---- Mutation
 
     private CompletableFuture<MovieNode> putMovie(DataFetchingEnvironment env) {
-        Map<String, Object> input = env.getArgument("input");
-        @SuppressWarnings("unchecked")
-        Movie movie = Writes.movie(new Movie(MovieId.of((String) input.get("id")), (String) input.get("title"),
-                (Integer) input.get("year"), (LocalDate) input.get("releaseDate"), (List<String>) input.get("genres"),
-                (Integer) input.get("runtimeMinutes")), clock);
+        Movie movie = Writes.movie(Arguments.argument(env, "input", Arguments.MovieInput.class).movie(), clock);
         RequestScope scope = RequestScope.of(env);
         return scope.writer().putMovie(movie, scope.context(List.of(Paths.of(env)))).thenApply(MovieNode::of);
     }
 
     private CompletableFuture<PersonNode> putPerson(DataFetchingEnvironment env) {
-        Map<String, Object> input = env.getArgument("input");
-        Person person = Writes.person(new Person(PersonId.of((String) input.get("id")), (String) input.get("name"),
-                (Integer) input.get("birthYear"), (Integer) input.get("deathYear")), clock);
+        Person person = Writes.person(Arguments.argument(env, "input", Arguments.PersonInput.class).person(), clock);
         RequestScope scope = RequestScope.of(env);
         return scope.writer().putPerson(person, scope.context(List.of(Paths.of(env)))).thenApply(PersonNode::of);
     }
 
     private CompletableFuture<Credit> castActor(DataFetchingEnvironment env) {
-        MovieId movieId = MovieId.of(env.getArgument("movieId"));
-        PersonId personId = PersonId.of(env.getArgument("actorId"));
-        List<String> characters = Writes.characters(env.getArgument("characters"));
-        Integer billing = Writes.billing(env.getArgument("billing"));
+        Arguments.Casting casting = Arguments.arguments(env, Arguments.Casting.class);
         RequestScope scope = RequestScope.of(env);
-        return scope.writer().credit(movieId, personId, Role.CAST, characters, billing,
+        return scope.writer().credit(MovieId.of(casting.movieId()), PersonId.of(casting.actorId()), Role.CAST,
+                Writes.characters(casting.characters()), Writes.billing(casting.billing()),
                 scope.context(List.of(Paths.of(env))));
     }
 
     private CompletableFuture<Credit> creditCrew(DataFetchingEnvironment env) {
-        MovieId movieId = MovieId.of(env.getArgument("movieId"));
-        PersonId personId = PersonId.of(env.getArgument("personId"));
-        Role role = Role.valueOf(env.getArgument("role"));
+        Arguments.Crediting crediting = Arguments.arguments(env, Arguments.Crediting.class);
         RequestScope scope = RequestScope.of(env);
-        return scope.writer().credit(movieId, personId, role, List.of(), null, scope.context(List.of(Paths.of(env))));
+        return scope.writer().credit(MovieId.of(crediting.movieId()), PersonId.of(crediting.personId()),
+                Role.valueOf(crediting.role()), List.of(), null, scope.context(List.of(Paths.of(env))));
     }
 
-    private CompletableFuture<Boolean> uncredit(DataFetchingEnvironment env, String personArgument, Role role) {
-        MovieId movieId = MovieId.of(env.getArgument("movieId"));
-        PersonId personId = PersonId.of(env.getArgument(personArgument));
+    /** uncastActor (the person is actorId, the role CAST) or uncreditCrew (personId, a crew role). */
+    private CompletableFuture<Boolean> uncredit(DataFetchingEnvironment env) {
+        Arguments.Crediting crediting = Arguments.arguments(env, Arguments.Crediting.class);
+        boolean cast = crediting.actorId() != null;
         RequestScope scope = RequestScope.of(env);
-        return scope.writer().uncredit(movieId, personId, role, scope.context(List.of(Paths.of(env))));
+        return scope.writer().uncredit(MovieId.of(crediting.movieId()),
+                PersonId.of(cast ? crediting.actorId() : crediting.personId()),
+                cast ? Role.CAST : Role.valueOf(crediting.role()), scope.context(List.of(Paths.of(env))));
     }
 
     private CompletableFuture<Boolean> deleteMovie(DataFetchingEnvironment env) {
@@ -502,9 +492,7 @@ public final class CatalogWiring {
     }
 
     private CompletableFuture<StreamReceipt> recordStream(DataFetchingEnvironment env) {
-        Map<String, Object> input = env.getArgument("input");
-        StreamRecord stream = Writes.stream(new StreamRecord(MovieId.of((String) input.get("movieId")),
-                (String) input.get("streamId"), ((OffsetDateTime) input.get("at")).toInstant()), clock);
+        StreamRecord stream = Writes.stream(Arguments.argument(env, "input", Arguments.StreamInput.class).stream(), clock);
         RequestScope scope = RequestScope.of(env);
         return scope.writer().recordStream(stream, scope.context(List.of(Paths.of(env))));
     }
