@@ -261,6 +261,11 @@ public enum Access implements CallPattern {
                 .keyConditionExpression(keyCondition).expressionAttributeValues(rendered);
     }
 
+    /** The key condition's placeholders, in order. */
+    public java.util.Set<String> placeholders() {
+        return bindings.keySet();
+    }
+
     /** The key condition with its values in place, as a trace shows it. */
     @Override
     public String render(Map<String, AttributeValue> values) {
