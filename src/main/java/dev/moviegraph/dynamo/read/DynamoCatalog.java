@@ -317,7 +317,7 @@ public final class DynamoCatalog implements CatalogReader {
         Map<String, Object> values = new HashMap<>();
         values.put("award", read.award());
         values.put("category", read.category());
-        String partition = list.access().query(table, Map.of(":award", values, ":category", values)).build()
+        String partition = list.access().query(table, values).build()
                 .expressionAttributeValues().values().iterator().next().s();
         return indexPage(list, values, list.name() + ":" + partition, read.page(), 0, query -> { }, context,
                 () -> context.planner().standIns().winners(read));
@@ -341,9 +341,7 @@ public final class DynamoCatalog implements CatalogReader {
             return planned(context, List.of(new PlannedCall(access.describe(), 1,
                     access.estimatedReadUnits(wanted + slack, weights.largest(access)))), standIn);
         }
-        Map<String, Map<String, ?>> bound = new HashMap<>();
-        access.placeholders().forEach(placeholder -> bound.put(placeholder, partition));
-        QueryRequest.Builder query = access.query(table, list.template(), bound);
+        QueryRequest.Builder query = access.query(table, list.template(), partition);
         String key = query.build().expressionAttributeValues().values().iterator().next().s();
         if (page.after() != null) {
             query.exclusiveStartKey(cursors.decode(cursorName, access.index(), page.after(), key));
