@@ -152,9 +152,10 @@ public final class Moviegraph implements AutoCloseable {
                     limits.maxChars(), limits.introspection(), limits.maxResultNodes(), limits.maxReadUnits(),
                     Duration.ofMillis(limits.timeoutMillis()));
             telemetry = Telemetry.fromEnvironment(config.telemetry(), "moviegraph", config.tableName());
-            GraphQLService graphql = new GraphQLService(catalog, writer, config.batching(), metrics, queryLimits,
-                    new CacheSettings(config.caching().currentMonthSeconds(), config.caching().finishedMonthSeconds(),
-                            config.caching().maxAgeSeconds()), telemetry);
+            GraphQLService graphql = GraphQLService.builder(catalog, metrics).writer(writer).batching(config.batching())
+                    .limits(queryLimits).cache(new CacheSettings(config.caching().currentMonthSeconds(),
+                            config.caching().finishedMonthSeconds(), config.caching().maxAgeSeconds()))
+                    .telemetry(telemetry).build();
             PersistedDocuments documents = persistedDocuments(config, trusted, client, graphql, queryLimits, metrics);
             if (config.totals() == TotalsMode.STREAM && config.aggregator()) {
                 String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());

@@ -86,31 +86,72 @@ public final class GraphQLService implements AutoCloseable {
     /** Fires each query's time limit; one daemon thread, cancelled timers are removed at once. */
     private final ScheduledThreadPoolExecutor deadlines;
 
-    public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics) {
-        this(catalog, writer, batching, metrics, QueryLimits.DEFAULTS);
+    /** A service reading {@code catalog}, with the defaults: no writer, batching on, default limits and caching, no traces. */
+    public static Builder builder(CatalogReader catalog, GatewayMetrics metrics) {
+        return new Builder(catalog, metrics);
     }
 
-    public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
-                          QueryLimits limits) {
-        this(catalog, writer, batching, metrics, limits, CacheSettings.DEFAULTS);
-    }
+    /** What a service is made of; each setting has the production default until set. */
+    public static final class Builder {
+        private final CatalogReader catalog;
+        private final GatewayMetrics metrics;
+        private CatalogWriter writer;
+        private boolean batching = true;
+        private QueryLimits limits = QueryLimits.DEFAULTS;
+        private CacheSettings cache = CacheSettings.DEFAULTS;
+        private Telemetry telemetry = Telemetry.OFF;
+        private String schemaText;
+        private Clock clock = Clock.systemUTC();
 
-    public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
-                          QueryLimits limits, CacheSettings cache) {
-        this(catalog, writer, batching, metrics, limits, cache, Telemetry.OFF);
-    }
+        private Builder(CatalogReader catalog, GatewayMetrics metrics) {
+            this.catalog = catalog;
+            this.metrics = metrics;
+        }
 
-    /** With traces: a span per operation, and one per DynamoDB call under it. */
-    public GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
-                          QueryLimits limits, CacheSettings cache, Telemetry telemetry) {
-        this(catalog, writer, batching, metrics, GatewaySchema.load(catalog, Clock.systemUTC()), limits, cache, telemetry);
-    }
+        public Builder writer(CatalogWriter writer) {
+            this.writer = writer;
+            return this;
+        }
 
-    /** With another schema text or clock: tests use them. */
-    GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
-                   String schemaText, Clock clock) {
-        this(catalog, writer, batching, metrics, GatewaySchema.of(schemaText, catalog, clock), QueryLimits.DEFAULTS,
-                CacheSettings.DEFAULTS, Telemetry.OFF);
+        /** {@code false} makes every DataLoader key its own request (BATCHING=off, for comparison only). */
+        public Builder batching(boolean batching) {
+            this.batching = batching;
+            return this;
+        }
+
+        public Builder limits(QueryLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        public Builder cache(CacheSettings cache) {
+            this.cache = cache;
+            return this;
+        }
+
+        /** With traces: a span per operation, and one per DynamoDB call under it. */
+        public Builder telemetry(Telemetry telemetry) {
+            this.telemetry = telemetry;
+            return this;
+        }
+
+        /** Another schema text than the shipped one (tests use it). */
+        public Builder schema(String schemaText) {
+            this.schemaText = schemaText;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** The service; a schema whose fields the catalog cannot serve is refused here, at start-up. */
+        public GraphQLService build() {
+            GatewaySchema schema = schemaText == null ? GatewaySchema.load(catalog, clock)
+                    : GatewaySchema.of(schemaText, catalog, clock);
+            return new GraphQLService(catalog, writer, batching, metrics, schema, limits, cache, telemetry);
+        }
     }
 
     private GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,

@@ -92,8 +92,8 @@ class CacheHintsTest {
         String withoutMovieHint = shipped().replace("type Movie implements Node @cacheControl(maxAge: 300) {",
                 "type Movie implements Node {");
 
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> new GraphQLService(
-                StubCatalog.complete(Set.of()), null, true, new GatewayMetrics(), withoutMovieHint, Clock.systemUTC()));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> GraphQLService.builder(
+                StubCatalog.complete(Set.of()), new GatewayMetrics()).schema(withoutMovieHint).build());
 
         for (String field : List.of("Query.movie", "Query.movies", "CastMember.movie", "Credit.movie",
                 "MonthlyStreams.movie", "Mutation.putMovie")) {
@@ -114,8 +114,8 @@ class CacheHintsTest {
     }
 
     private static CachePolicy policyAt(String instant, String query) throws IOException {
-        GraphQLService service = new GraphQLService(StubCatalog.complete(Set.of()), null, true, new GatewayMetrics(),
-                shipped(), Clock.fixed(Instant.parse(instant), ZoneOffset.UTC));
+        GraphQLService service = GraphQLService.builder(StubCatalog.complete(Set.of()), new GatewayMetrics())
+                .schema(shipped()).clock(Clock.fixed(Instant.parse(instant), ZoneOffset.UTC)).build();
         GraphQLAnswer answer = service.answer(new GraphQLRequest(query, null, Map.of()), TraceMode.OFF).join();
         assertTrue(!answer.body().containsKey("errors"), answer.body().toString());
         return answer.cache();

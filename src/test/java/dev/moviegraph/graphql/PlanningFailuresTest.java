@@ -90,7 +90,7 @@ class PlanningFailuresTest {
     @Test
     void aPlanningRunThatFailsAtAFieldIsCountedAndItsEstimateIsNotKept() {
         GatewayMetrics metrics = new GatewayMetrics();
-        GraphQLService service = new GraphQLService(new FailingPlans(), null, true, metrics);
+        GraphQLService service = GraphQLService.builder(new FailingPlans(), metrics).build();
         assertEquals(0, value(metrics.scrape(), "moviegraph_planning_failures_total"), "shown at 0 before any");
 
         Map<String, Object> first = service.execute(new GraphQLRequest(QUERY, null, Map.of()), TraceMode.OFF).join();
@@ -106,7 +106,7 @@ class PlanningFailuresTest {
     @Test
     void aPlanThatFailsAtAFieldIsCountedToo() {
         GatewayMetrics metrics = new GatewayMetrics();
-        GraphQLService service = new GraphQLService(new FailingPlans(), null, true, metrics);
+        GraphQLService service = GraphQLService.builder(new FailingPlans(), metrics).build();
 
         service.execute(new GraphQLRequest(QUERY, null, Map.of()), TraceMode.PLAN).join();
 
@@ -116,7 +116,7 @@ class PlanningFailuresTest {
     @Test
     void aQueryErrorInPlanningIsNotAFailure() {
         GatewayMetrics metrics = new GatewayMetrics();
-        GraphQLService service = new GraphQLService(StubCatalog.complete(Set.of()), null, true, metrics);
+        GraphQLService service = GraphQLService.builder(StubCatalog.complete(Set.of()), metrics).build();
 
         service.execute(new GraphQLRequest("{ topMovies(month: \"2024-13\", limit: 3) { streams } }", null, Map.of()),
                 TraceMode.OFF).join();

@@ -25,7 +25,7 @@ class StartupCheckTest {
 
     @Test
     void theShippedSchemaIsFullyBound() {
-        assertDoesNotThrow(() -> new GraphQLService(StubCatalog.complete(Set.of()), null, true, new GatewayMetrics()));
+        assertDoesNotThrow(() -> GraphQLService.builder(StubCatalog.complete(Set.of()), new GatewayMetrics()).build());
     }
 
     @Test
@@ -33,7 +33,7 @@ class StartupCheckTest {
         String withSequel = schema() + "\nextend type Movie { sequel: Movie }\n";
 
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new GraphQLService(StubCatalog.complete(Set.of()), null, true, new GatewayMetrics(), withSequel, Clock.systemUTC()));
+                () -> GraphQLService.builder(StubCatalog.complete(Set.of()), new GatewayMetrics()).schema(withSequel).build());
 
         assertTrue(e.getMessage().contains("Movie.sequel is bound to no access pattern"), e.getMessage());
     }
@@ -43,7 +43,7 @@ class StartupCheckTest {
         String withSearch = schema() + "\nextend type Query { searchMovies(text: String!): [Movie!]! }\n";
 
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new GraphQLService(StubCatalog.complete(Set.of()), null, true, new GatewayMetrics(), withSearch, Clock.systemUTC()));
+                () -> GraphQLService.builder(StubCatalog.complete(Set.of()), new GatewayMetrics()).schema(withSearch).build());
 
         assertTrue(e.getMessage().contains("Query.searchMovies"), e.getMessage());
     }
@@ -55,7 +55,7 @@ class StartupCheckTest {
         String schema = schema();
 
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new GraphQLService(noSearch, null, true, new GatewayMetrics(), schema, Clock.systemUTC()));
+                () -> GraphQLService.builder(noSearch, new GatewayMetrics()).schema(schema).build());
 
         assertTrue(e.getMessage().contains("Query.search needs a SEARCH access pattern"), e.getMessage());
     }

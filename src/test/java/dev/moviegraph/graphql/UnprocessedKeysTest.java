@@ -19,7 +19,7 @@ class UnprocessedKeysTest {
     private static final String BUSY = "tt0000002";
 
     private final StubCatalog catalog = StubCatalog.complete(Set.of(BUSY));
-    private final GraphQLService service = new GraphQLService(catalog, null, true, new GatewayMetrics());
+    private final GraphQLService service = GraphQLService.builder(catalog, new GatewayMetrics()).build();
 
     private Map<String, Object> run(String query) {
         return service.execute(new GraphQLRequest(query, null, Map.of()), TraceMode.OFF).join();

@@ -167,7 +167,7 @@ public final class DynamoCatalogImport implements CatalogImport {
 
     @Override
     public int reconcile(MovieId movie, Set<CreditKey> credits, String title) {
-        QueryRequest query = Access.ENTIRE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", movie)))
+        QueryRequest query = Access.ENTIRE_COLLECTION.query(table, Map.of("movieId", movie))
                 .consistentRead(true).build();
         List<Map<String, AttributeValue>> collection = Queries.all(client, CallContext.NONE, Access.ENTIRE_COLLECTION,
                 query).join();
@@ -216,7 +216,7 @@ public final class DynamoCatalogImport implements CatalogImport {
 
     @Override
     public int reconcilePerson(PersonId person, String name) {
-        QueryRequest query = Access.PERSON_WORDS.query(table, Map.of(":pk", Map.of("personId", person), ":word", Map.of()))
+        QueryRequest query = Access.PERSON_WORDS.query(table, Map.of("personId", person))
                 .consistentRead(true).build();
         Set<Map<String, AttributeValue>> wanted = new HashSet<>(SearchEntries.keys(TableModel.PERSON_WORD, person.value(), name));
         List<WriteRequest> deletes = new ArrayList<>();

@@ -41,7 +41,7 @@ public final class ImportedItems {
         List<CompletableFuture<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
         for (String id : movieIds) {
             inFlight.acquireUninterruptibly();
-            QueryRequest query = Access.ENTIRE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", MovieId.of(id))))
+            QueryRequest query = Access.ENTIRE_COLLECTION.query(table, Map.of("movieId", MovieId.of(id)))
                     .build();
             reads.add(Queries.all(client, CallContext.NONE, Access.ENTIRE_COLLECTION, query)
                     .whenComplete((items, failure) -> inFlight.release()));
@@ -63,8 +63,7 @@ public final class ImportedItems {
         List<CompletableFuture<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
         for (String id : personIds) {
             inFlight.acquireUninterruptibly();
-            QueryRequest query = Access.PERSON_WORDS.query(table, Map.of(":pk", Map.of("personId", PersonId.of(id)),
-                    ":word", Map.of())).build();
+            QueryRequest query = Access.PERSON_WORDS.query(table, Map.of("personId", PersonId.of(id))).build();
             reads.add(Queries.all(client, CallContext.NONE, Access.PERSON_WORDS, query)
                     .whenComplete((found, failure) -> inFlight.release()));
         }

@@ -28,99 +28,94 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
  * templates, so what a plan says is what is sent and a key format changes in the model alone.
  */
 public enum Access implements CallPattern {
-    GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "GetItem", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", keyed(PK), ":sk", keyed(SK)),
-    BATCH_GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "BatchGetItem", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", keyed(PK), ":sk", keyed(SK)),
+    GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "GetItem", Index.TABLE,
+            key(keyed(PK)).sortEquals(keyed(SK))),
+    BATCH_GET_ITEM(CatalogAccess.ITEMS_BY_KEY, "BatchGetItem", Index.TABLE,
+            key(keyed(PK)).sortEquals(keyed(SK))),
     /** Every item of a movie's collection, its list and search entries too: what writers replace or delete. */
-    ENTIRE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE, "pk = :pk",
-            ":pk", bind(TableModel.MOVIE, PK)),
+    ENTIRE_COLLECTION(CatalogAccess.MOVIE_COLLECTION, "Query", Index.TABLE,
+            key(bind(TableModel.MOVIE, PK))),
     /**
      * One range of a movie's collection that putMovie reads: items that copy what changed, credits and
      * entries, never the totals when the title stays ({@link TableModel#movieCopyRanges}).
      */
-    MOVIE_COPIES(CatalogAccess.PUT_ENTITY, "Query", Index.TABLE, "pk = :pk AND sk BETWEEN :from AND :to",
-            ":pk", bind(TableModel.MOVIE, PK),
-            ":from", new Binding(copyHolders(), SK, Bound.PREFIX), ":to", new Binding(copyHolders(), SK, Bound.PREFIX_END)),
+    MOVIE_COPIES(CatalogAccess.PUT_ENTITY, "Query", Index.TABLE,
+            key(bind(TableModel.MOVIE, PK)).sortBetween(new Binding(copyHolders(), SK, Bound.PREFIX), new Binding(copyHolders(), SK, Bound.PREFIX_END))),
     /** GSI3: the person item and every credit of the person, all roles (a rename rewrites their copies). */
-    PERSON_PARTITION(CatalogAccess.PUT_ENTITY, "Query", Index.GSI3, "gsi3pk = :person",
-            ":person", bind(TableModel.PERSON, GSI3_PK)),
+    PERSON_PARTITION(CatalogAccess.PUT_ENTITY, "Query", Index.GSI3,
+            key(bind(TableModel.PERSON, GSI3_PK))),
     /** A person's search entries, in their partition: a rename replaces them. */
-    PERSON_WORDS(CatalogAccess.PUT_ENTITY, "Query", Index.TABLE, "pk = :pk AND begins_with(sk, :word)",
-            ":pk", bind(TableModel.PERSON_WORD, PK), ":word", new Binding(List.of(TableModel.PERSON_WORD), SK, Bound.PREFIX)),
+    PERSON_WORDS(CatalogAccess.PUT_ENTITY, "Query", Index.TABLE,
+            key(bind(TableModel.PERSON_WORD, PK)).sortBeginsWith(new Binding(List.of(TableModel.PERSON_WORD), SK, Bound.PREFIX))),
 
     /** GSI4 (sparse, search entries only): movies and people whose words start with a prefix, best ranked first. */
-    SEARCH(CatalogAccess.SEARCH, "Query", Index.GSI4, "gsi4pk = :prefix",
-            ":prefix", bind(TableModel.MOVIE_WORD, TableModel.GSI4_PK)),
+    SEARCH(CatalogAccess.SEARCH, "Query", Index.GSI4,
+            key(bind(TableModel.MOVIE_WORD, TableModel.GSI4_PK))),
     /** GSI5 (sparse): the same for one kind, movies or people. */
-    SEARCH_KIND(CatalogAccess.SEARCH, "Query", Index.GSI5, "gsi5pk = :prefix",
-            ":prefix", new Binding(List.of(TableModel.MOVIE_WORD, TableModel.PERSON_WORD), TableModel.GSI5_PK, Bound.FULL)),
+    SEARCH_KIND(CatalogAccess.SEARCH, "Query", Index.GSI5,
+            key(new Binding(List.of(TableModel.MOVIE_WORD, TableModel.PERSON_WORD), TableModel.GSI5_PK, Bound.FULL))),
 
     /** GSI6 (sparse, list entries only): a page of a movie list, in its order. */
-    MOVIE_LIST_PAGE(CatalogAccess.MOVIE_LISTS, "Query", Index.GSI6, "gsi6pk = :list",
-            ":list", bind(TableModel.MOVIE_LIST, TableModel.GSI6_PK)),
+    MOVIE_LIST_PAGE(CatalogAccess.MOVIE_LISTS, "Query", Index.GSI6,
+            key(bind(TableModel.MOVIE_LIST, TableModel.GSI6_PK))),
 
     /** GSI5 (sparse: winners only, overloaded with search): an award's winners of every category, newest first. */
-    AWARD_WINNERS(CatalogAccess.AWARD_WINNERS, "Query", Index.GSI5, "gsi5pk = :award",
-            ":award", bind(TableModel.MOVIE_AWARD, TableModel.GSI5_PK)),
+    AWARD_WINNERS(CatalogAccess.AWARD_WINNERS, "Query", Index.GSI5,
+            key(bind(TableModel.MOVIE_AWARD, TableModel.GSI5_PK))),
     /** GSI6 (sparse: winners only, overloaded with movie lists): an award's winners in one category, newest first. */
-    AWARD_WINNERS_IN_CATEGORY(CatalogAccess.AWARD_WINNERS, "Query", Index.GSI6, "gsi6pk = :category",
-            ":category", bind(TableModel.MOVIE_AWARD, TableModel.GSI6_PK)),
+    AWARD_WINNERS_IN_CATEGORY(CatalogAccess.AWARD_WINNERS, "Query", Index.GSI6,
+            key(bind(TableModel.MOVIE_AWARD, TableModel.GSI6_PK))),
     /** Condition checks of the movie and the person it names, and the award, in one transaction. */
-    RECORD_AWARD(CatalogAccess.AWARD, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", awardKey(PK), ":sk", awardKey(SK)),
-    REMOVE_AWARD(CatalogAccess.AWARD, "DeleteItem", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", awardKey(PK), ":sk", awardKey(SK)),
+    RECORD_AWARD(CatalogAccess.AWARD, "TransactWriteItems", Index.TABLE,
+            key(awardKey(PK)).sortEquals(awardKey(SK))),
+    REMOVE_AWARD(CatalogAccess.AWARD, "DeleteItem", Index.TABLE,
+            key(awardKey(PK)).sortEquals(awardKey(SK))),
 
     /** The movie item, version-guarded, with its credits' and totals' copies of title and year. */
-    PUT_MOVIE(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE, "pk = :pk",
-            ":pk", bind(TableModel.MOVIE, PK)),
+    PUT_MOVIE(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE,
+            key(bind(TableModel.MOVIE, PK))),
     /** The person item, version-guarded, with every credit's copy of the name (found through GSI3). */
-    PUT_PERSON(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", new Binding(List.of(TableModel.PERSON, TableModel.CAST), PK, Bound.FULL),
-            ":sk", new Binding(concat(List.of(TableModel.PERSON), TableModel.CREDITS), SK, Bound.FULL)),
+    PUT_PERSON(CatalogAccess.PUT_ENTITY, "TransactWriteItems", Index.TABLE,
+            key(new Binding(List.of(TableModel.PERSON, TableModel.CAST), PK, Bound.FULL)).sortEquals(new Binding(concat(List.of(TableModel.PERSON), TableModel.CREDITS), SK, Bound.FULL))),
     /** Condition checks of the movie and the person, and the credit, in one transaction. */
-    CREDIT(CatalogAccess.CREDIT, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", bind(TableModel.MOVIE, PK),
-            ":sk", new Binding(List.copyOf(TableModel.CREDITS), SK, Bound.FULL)),
+    CREDIT(CatalogAccess.CREDIT, "TransactWriteItems", Index.TABLE,
+            key(bind(TableModel.MOVIE, PK)).sortEquals(new Binding(List.copyOf(TableModel.CREDITS), SK, Bound.FULL))),
     /** The credit's delete and its person's (and movie's) counts down by one, in one transaction. */
-    UNCREDIT(CatalogAccess.CREDIT, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", bind(TableModel.MOVIE, PK),
-            ":sk", new Binding(List.copyOf(TableModel.CREDITS), SK, Bound.FULL)),
+    UNCREDIT(CatalogAccess.CREDIT, "TransactWriteItems", Index.TABLE,
+            key(bind(TableModel.MOVIE, PK)).sortEquals(new Binding(List.copyOf(TableModel.CREDITS), SK, Bound.FULL))),
     /** Every item of a movie's collection, the movie item first. */
-    DELETE_COLLECTION(CatalogAccess.DELETE_MOVIE, "TransactWriteItems", Index.TABLE, "pk = :pk",
-            ":pk", bind(TableModel.MOVIE, PK)),
+    DELETE_COLLECTION(CatalogAccess.DELETE_MOVIE, "TransactWriteItems", Index.TABLE,
+            key(bind(TableModel.MOVIE, PK))),
     /** The stream item (once per stream id), a check of the movie and, in transactional mode, its total. */
-    RECORD_STREAM(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", new Binding(List.of(TableModel.STREAM, TableModel.TOTAL), PK, Bound.FULL),
-            ":sk", new Binding(List.of(TableModel.STREAM, TableModel.TOTAL), SK, Bound.FULL)),
+    RECORD_STREAM(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE,
+            key(new Binding(List.of(TableModel.STREAM, TableModel.TOTAL), PK, Bound.FULL)).sortEquals(new Binding(List.of(TableModel.STREAM, TableModel.TOTAL), SK, Bound.FULL))),
     /** TOTALS=stream: the stream item alone, once per stream id; the aggregator counts it. */
-    RECORD_STREAM_ITEM(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", bind(TableModel.STREAM, PK), ":sk", bind(TableModel.STREAM, SK)),
+    RECORD_STREAM_ITEM(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE,
+            key(bind(TableModel.STREAM, PK)).sortEquals(bind(TableModel.STREAM, SK))),
     /** The aggregator's batch: totals of many movies and the shard's checkpoint, in one transaction. */
-    AGGREGATE_TOTALS(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), PK, Bound.FULL),
-            ":sk", new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), SK, Bound.FULL)),
+    AGGREGATE_TOTALS(CatalogAccess.RECORD_STREAM, "TransactWriteItems", Index.TABLE,
+            key(new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), PK, Bound.FULL)).sortEquals(new Binding(List.of(TableModel.TOTAL, TableModel.CHECKPOINT), SK, Bound.FULL))),
     /** The aggregator's checkpoint moved to its batch's end once the batch's totals are merged into the top lists. */
-    FINISH_BATCH(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", bind(TableModel.CHECKPOINT, PK), ":sk", bind(TableModel.CHECKPOINT, SK)),
+    FINISH_BATCH(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE,
+            key(bind(TableModel.CHECKPOINT, PK)).sortEquals(bind(TableModel.CHECKPOINT, SK))),
     /** A month's top list, put on condition of its version: a merge of totals, a deletion, a rename, a refill. */
-    TOP_LIST_WRITE(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", bind(TableModel.TOP_LIST, PK), ":sk", bind(TableModel.TOP_LIST, SK)),
+    TOP_LIST_WRITE(CatalogAccess.RECORD_STREAM, "PutItem", Index.TABLE,
+            key(bind(TableModel.TOP_LIST, PK)).sortEquals(bind(TableModel.TOP_LIST, SK))),
     /** GSI8 (keys only): a month's totals, one Query per shard; only a refill of its top list reads them. */
-    TOP_REFILL_KEYS(CatalogAccess.DELETE_MOVIE, "Query", Index.GSI8, "gsi8pk = :pk", ":pk", bind(TableModel.TOTAL, TableModel.GSI8_PK)),
+    TOP_REFILL_KEYS(CatalogAccess.DELETE_MOVIE, "Query", Index.GSI8,
+            key(bind(TableModel.TOTAL, TableModel.GSI8_PK))),
     /** The change feed's reader lease: taken, renewed and given up with conditional writes. */
-    FEED_LEASE(CatalogAccess.CHANGE_FEED, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", bind(TableModel.LEASE, PK), ":sk", bind(TableModel.LEASE, SK)),
+    FEED_LEASE(CatalogAccess.CHANGE_FEED, "PutItem", Index.TABLE,
+            key(bind(TableModel.LEASE, PK)).sortEquals(bind(TableModel.LEASE, SK))),
     /** A publisher's number for its next change: an atomic ADD, whoever publishes (a lease holder, a Lambda shard). */
-    CHANGE_TICKET(CatalogAccess.CHANGE_FEED, "UpdateItem", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", bind(TableModel.CHANGE_TICKET, PK), ":sk", bind(TableModel.CHANGE_TICKET, SK)),
+    CHANGE_TICKET(CatalogAccess.CHANGE_FEED, "UpdateItem", Index.TABLE,
+            key(bind(TableModel.CHANGE_TICKET, PK)).sortEquals(bind(TableModel.CHANGE_TICKET, SK))),
     /** A batch of changes, under its publisher's number. */
-    PUBLISH_CHANGES(CatalogAccess.CHANGE_FEED, "PutItem", Index.TABLE, "pk = :pk AND sk = :sk",
-            ":pk", bind(TableModel.CHANGE, PK), ":sk", bind(TableModel.CHANGE, SK)),
+    PUBLISH_CHANGES(CatalogAccess.CHANGE_FEED, "PutItem", Index.TABLE,
+            key(bind(TableModel.CHANGE, PK)).sortEquals(bind(TableModel.CHANGE, SK))),
     /** Every replica with subscribers: the changes published after the last one it saw. */
-    CHANGES_SINCE(CatalogAccess.CHANGE_FEED, "Query", Index.TABLE, "pk = :feed AND sk > :after",
-            ":feed", bind(TableModel.CHANGE, PK), ":after", bind(TableModel.CHANGE, SK));
+    CHANGES_SINCE(CatalogAccess.CHANGE_FEED, "Query", Index.TABLE,
+            key(bind(TableModel.CHANGE, PK)).sortAfter(bind(TableModel.CHANGE, SK)));
 
     /** How a value is taken from its template: all of it, or the prefix before the first attribute. */
     private enum Bound {
@@ -128,6 +123,69 @@ public enum Access implements CallPattern {
         PREFIX,
         /** The prefix followed by '~', which sorts after every digit: the end of a range of keys. */
         PREFIX_END
+    }
+
+    /** How the sort key is matched, if at all. */
+    private enum SortMatch {
+        NONE, EQUALS, BEGINS_WITH, BETWEEN, AFTER
+    }
+
+    /**
+     * A key condition as data: the index's partition key equal to one binding, and its sort key matched
+     * to others. The expression text and its placeholders ({@code :pk}, {@code :sk}, {@code :from},
+     * {@code :to}) are derived from the index's declaration, and each binding must be of the key
+     * attribute it is matched to, so no key condition is written as a string.
+     */
+    private record KeyCondition(Binding partition, SortMatch match, List<Binding> sort) {
+        KeyCondition sortEquals(Binding value) {
+            return new KeyCondition(partition, SortMatch.EQUALS, List.of(value));
+        }
+
+        KeyCondition sortBeginsWith(Binding prefix) {
+            return new KeyCondition(partition, SortMatch.BEGINS_WITH, List.of(prefix));
+        }
+
+        KeyCondition sortBetween(Binding from, Binding to) {
+            return new KeyCondition(partition, SortMatch.BETWEEN, List.of(from, to));
+        }
+
+        KeyCondition sortAfter(Binding after) {
+            return new KeyCondition(partition, SortMatch.AFTER, List.of(after));
+        }
+
+        /** The expression on {@code index}'s keys; each placeholder's binding goes into {@code bindings}. */
+        String render(Index index, Map<String, Binding> bindings) {
+            require(partition, index.partitionKey());
+            bindings.put(":pk", partition);
+            String text = index.partitionKey() + " = :pk";
+            if (match == SortMatch.NONE) {
+                return text;
+            }
+            sort.forEach(binding -> require(binding, index.sortKey()));
+            String sortKey = index.sortKey();
+            if (match == SortMatch.BETWEEN) {
+                bindings.put(":from", sort.get(0));
+                bindings.put(":to", sort.get(1));
+                return text + " AND " + sortKey + " BETWEEN :from AND :to";
+            }
+            bindings.put(":sk", sort.get(0));
+            return text + " AND " + switch (match) {
+                case EQUALS -> sortKey + " = :sk";
+                case BEGINS_WITH -> "begins_with(" + sortKey + ", :sk)";
+                default -> sortKey + " > :sk";
+            };
+        }
+
+        private static void require(Binding binding, String keyAttribute) {
+            if (!binding.keyAttribute().equals(keyAttribute)) {
+                throw new IllegalStateException("a key condition binds " + binding.keyAttribute() + " where the index's key is "
+                        + keyAttribute);
+            }
+        }
+    }
+
+    private static KeyCondition key(Binding partition) {
+        return new KeyCondition(partition, SortMatch.NONE, List.of());
     }
 
     /** A value of the key condition, bound to the template of one of these entities. */
@@ -191,14 +249,11 @@ public enum Access implements CallPattern {
     private volatile AccessPattern description;
     private volatile List<Entity<?>> returned;
 
-    Access(CatalogAccess serves, String operation, Index index, String keyCondition, Object... bindings) {
+    Access(CatalogAccess serves, String operation, Index index, KeyCondition key) {
         this.serves = serves;
         this.operation = operation;
         this.index = index;
-        this.keyCondition = keyCondition;
-        for (int i = 0; i < bindings.length; i += 2) {
-            this.bindings.put((String) bindings[i], (Binding) bindings[i + 1]);
-        }
+        this.keyCondition = key.render(index, bindings);
     }
 
     CatalogAccess serves() {
@@ -244,19 +299,22 @@ public enum Access implements CallPattern {
         return index.label();
     }
 
-    /** A Query with this pattern's key condition, each value rendered from its template with its attribute values. */
-    public QueryRequest.Builder query(String table, Map<String, ? extends Map<String, ?>> values) {
-        return query(table, 0, values);
+    /**
+     * A Query with this pattern's key condition, each value rendered from its template with
+     * {@code attributes} (the partition's and, for a sort key matched to a whole key, the sort key's).
+     */
+    public QueryRequest.Builder query(String table, Map<String, ?> attributes) {
+        return query(table, 0, attributes);
     }
 
     /**
-     * The same, where a value bound to several entities takes the {@code which}-th (the award of
-     * {@link #RECORD_AWARD}: its movie's, or its person's).
+     * The same, where a value bound to several entities takes the {@code which}-th (a person's search
+     * partition rather than a movie's, say).
      */
-    public QueryRequest.Builder query(String table, int which, Map<String, ? extends Map<String, ?>> values) {
+    public QueryRequest.Builder query(String table, int which, Map<String, ?> attributes) {
         Map<String, AttributeValue> rendered = new LinkedHashMap<>();
         bindings.forEach((placeholder, binding) -> rendered.put(placeholder,
-                AttributeValue.fromS(binding.render(binding.entities().size() > 1 ? which : 0, values.get(placeholder)))));
+                AttributeValue.fromS(binding.render(binding.entities().size() > 1 ? which : 0, attributes))));
         return QueryRequest.builder().tableName(table).indexName(index.indexName())
                 .keyConditionExpression(keyCondition).expressionAttributeValues(rendered);
     }

@@ -7,18 +7,14 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CollectionPage;
 import dev.moviegraph.catalog.CollectionRead;
-import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.Fetched;
 import dev.moviegraph.catalog.ItemRef;
 import dev.moviegraph.catalog.ListBounds;
 import dev.moviegraph.catalog.ListRead;
-import dev.moviegraph.catalog.MonthlyStreams;
-import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.Page;
+import dev.moviegraph.catalog.PageRequest;
 import dev.moviegraph.catalog.Part;
-import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PlannedCall;
-import dev.moviegraph.catalog.Role;
 import dev.moviegraph.catalog.SearchHit;
 import dev.moviegraph.catalog.SearchKind;
 import dev.moviegraph.catalog.SearchRead;
@@ -32,11 +28,10 @@ import dev.moviegraph.dynamo.client.StoreFailures;
 import dev.moviegraph.dynamo.model.Access;
 import dev.moviegraph.dynamo.model.CursorCodec;
 import dev.moviegraph.dynamo.model.Index;
+import dev.moviegraph.dynamo.model.IndexList;
 import dev.moviegraph.dynamo.model.ItemCollection;
-import dev.moviegraph.dynamo.model.SearchEntries;
 import dev.moviegraph.dynamo.model.TableModel;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -73,13 +68,6 @@ public final class DynamoCatalog implements CatalogReader {
     private final Batches batches;
     private final CursorCodec cursors;
     private final ItemWeights weights;
-
-    private static final Predicate<Map<String, AttributeValue>> SEARCH_ENTRIES =
-            item -> TableModel.isAny(item, List.of(TableModel.MOVIE_WORD, TableModel.PERSON_WORD));
-    private static final Predicate<Map<String, AttributeValue>> LIST_ENTRIES =
-            item -> TableModel.is(item, TableModel.MOVIE_LIST);
-    private static final Predicate<Map<String, AttributeValue>> AWARDS =
-            item -> TableModel.isAny(item, List.of(TableModel.MOVIE_AWARD, TableModel.PERSON_AWARD));
 
     public DynamoCatalog(DynamoDbAsyncClient client, String table, CursorCodec cursors) {
         this(client, table, cursors, ItemWeights.declared());
@@ -290,95 +278,84 @@ public final class DynamoCatalog implements CatalogReader {
      */
     @Override
     public CompletableFuture<Page<SearchHit>> search(SearchRead read, CallContext context) {
-        boolean oneKind = read.kinds().size() == 1;
-        Access access = oneKind ? Access.SEARCH_KIND : Access.SEARCH;
-        int wanted = read.page().first() + 1;
-        int slack = read.query().narrowing().isEmpty() ? 0 : NARROWING_SLACK;
-        if (context.planning()) {
-            return planned(context, List.of(new PlannedCall(access.describe(), 1,
-                    access.estimatedReadUnits(wanted + slack, weights.largest(access)))),
-                    () -> context.planner().standIns().search(read));
-        }
-        int which = oneKind && read.kinds().contains(SearchKind.PERSON) ? 1 : 0;
-        Map<String, Object> prefix = Map.of("prefix", read.query().key());
-        QueryRequest.Builder query = access.query(table, which, Map.of(":prefix", prefix));
-        String partition = query.build().expressionAttributeValues().get(":prefix").s();
-        String list = "search:" + (oneKind ? read.kinds().iterator().next().name() : "ALL");
-        if (read.page().after() != null) {
-            query.exclusiveStartKey(cursors.decode(list, access.index(), read.page().after(), partition));
-        }
+        IndexList<SearchHit> list = read.kinds().size() > 1 ? IndexList.SEARCH
+                : read.kinds().contains(SearchKind.PERSON) ? IndexList.SEARCH_PEOPLE : IndexList.SEARCH_MOVIES;
         List<String> narrowing = read.query().narrowing();
-        if (!narrowing.isEmpty()) {
-            Map<String, AttributeValue> values = new LinkedHashMap<>(query.build().expressionAttributeValues());
-            List<String> conditions = new ArrayList<>();
-            for (int i = 0; i < narrowing.size(); i++) {
-                values.put(":w" + i, AttributeValue.fromS(" " + narrowing.get(i)));
-                conditions.add("contains(#words, :w" + i + ")");
-            }
-            query.filterExpression(String.join(" AND ", conditions))
-                    .expressionAttributeNames(Map.of("#words", "words"))
-                    .expressionAttributeValues(values);
+        return indexPage(list, Map.of("prefix", read.query().key()), list.name(), read.page(),
+                narrowing.isEmpty() ? 0 : NARROWING_SLACK, query -> narrow(query, narrowing), context,
+                () -> context.planner().standIns().search(read));
+    }
+
+    /** Words that narrow a search: a filter on the entries' word lists, all of them. */
+    private static void narrow(QueryRequest.Builder query, List<String> narrowing) {
+        if (narrowing.isEmpty()) {
+            return;
         }
-        return known(Queries.until(client, context, access, query.build(), SEARCH_ENTRIES, wanted, slack),
-                SEARCH_ENTRIES).thenApply(items -> {
-            List<Page.Entry<SearchHit>> entries = new ArrayList<>();
-            for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
-                entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), SearchEntries.hit(item)));
-            }
-            return new Page<>(entries, items.size() > read.page().first());
-        });
+        Map<String, AttributeValue> values = new LinkedHashMap<>(query.build().expressionAttributeValues());
+        List<String> conditions = new ArrayList<>();
+        for (int i = 0; i < narrowing.size(); i++) {
+            values.put(":w" + i, AttributeValue.fromS(" " + narrowing.get(i)));
+            conditions.add("contains(#words, :w" + i + ")");
+        }
+        query.filterExpression(String.join(" AND ", conditions))
+                .expressionAttributeNames(Map.of("#words", "words"))
+                .expressionAttributeValues(values);
     }
 
     /** One Query of gsi6: a page of a movie list in its order (no filter: the list holds only its movies). */
     @Override
     public CompletableFuture<Page<SearchHit>> list(ListRead read, CallContext context) {
-        Access access = Access.MOVIE_LIST_PAGE;
-        int wanted = read.page().first() + 1;
-        if (context.planning()) {
-            return planned(context, List.of(new PlannedCall(access.describe(), 1,
-                    access.estimatedReadUnits(wanted, weights.largest(access)))), () -> context.planner().standIns().list(read));
-        }
-        QueryRequest.Builder query = access.query(table, Map.of(":list", Map.of("list", read.list().name())));
-        String partition = query.build().expressionAttributeValues().get(":list").s();
-        String list = "list:" + read.list().name();
-        if (read.page().after() != null) {
-            query.exclusiveStartKey(cursors.decode(list, access.index(), read.page().after(), partition));
-        }
-        return known(Queries.until(client, context, access, query.build(), LIST_ENTRIES, wanted, 0), LIST_ENTRIES)
-                .thenApply(items -> {
-            List<Page.Entry<SearchHit>> entries = new ArrayList<>();
-            for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
-                entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), SearchEntries.listed(item)));
-            }
-            return new Page<>(entries, items.size() > read.page().first());
-        });
+        return indexPage(IndexList.MOVIE_LIST, Map.of("list", read.list().name()),
+                IndexList.MOVIE_LIST.name() + ":" + read.list().name(), read.page(), 0, query -> { }, context,
+                () -> context.planner().standIns().list(read));
     }
 
     /** One Query of a winners' index (only winners carry its keys): newest first. */
     @Override
     public CompletableFuture<Page<Award>> awardWinners(AwardWinnersRead read, CallContext context) {
-        Access access = read.category() == null ? Access.AWARD_WINNERS : Access.AWARD_WINNERS_IN_CATEGORY;
-        int wanted = read.page().first() + 1;
-        if (context.planning()) {
-            return planned(context, List.of(new PlannedCall(access.describe(), 1,
-                    access.estimatedReadUnits(wanted, weights.largest(access)))), () -> context.planner().standIns().winners(read));
-        }
+        IndexList<Award> list = read.category() == null ? IndexList.AWARD_WINNERS : IndexList.AWARD_WINNERS_IN_CATEGORY;
         Map<String, Object> values = new HashMap<>();
         values.put("award", read.award());
         values.put("category", read.category());
-        QueryRequest.Builder query = access.query(table, Map.of(":award", values, ":category", values));
-        String partition = query.build().expressionAttributeValues().values().iterator().next().s();
-        String list = "winners:" + partition;
-        if (read.page().after() != null) {
-            query.exclusiveStartKey(cursors.decode(list, access.index(), read.page().after(), partition));
+        String partition = list.access().query(table, values).build()
+                .expressionAttributeValues().values().iterator().next().s();
+        return indexPage(list, values, list.name() + ":" + partition, read.page(), 0, query -> { }, context,
+                () -> context.planner().standIns().winners(read));
+    }
+
+    /**
+     * One page of an index list: one Query of its partition (pages beyond DynamoDB's 1 MB follow until
+     * the page is full), {@code slack} entries more than it shows when {@code filter} may drop some. A
+     * planning read records the call and answers the stand-in, sending nothing.
+     *
+     * @param partition the attribute values the list's partition key is rendered from
+     * @param cursorName the name its cursors are bound to (a cursor of another list is refused)
+     */
+    private <T> CompletableFuture<Page<T>> indexPage(IndexList<T> list, Map<String, ?> partition, String cursorName,
+                                                     PageRequest page, int slack,
+                                                     java.util.function.Consumer<QueryRequest.Builder> filter,
+                                                     CallContext context, Supplier<Page<T>> standIn) {
+        Access access = list.access();
+        int wanted = page.first() + 1;
+        if (context.planning()) {
+            return planned(context, List.of(new PlannedCall(access.describe(), 1,
+                    access.estimatedReadUnits(wanted + slack, weights.largest(access)))), standIn);
         }
-        return known(Queries.until(client, context, access, query.build(), AWARDS, wanted, 0), AWARDS).thenApply(items -> {
-            List<Page.Entry<Award>> entries = new ArrayList<>();
-            for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), read.page().first()))) {
-                entries.add(new Page.Entry<>(() -> cursors.encode(list, access.index(), item), (Award) TableModel.decode(item).orElseThrow()));
-            }
-            return new Page<>(entries, items.size() > read.page().first());
-        });
+        QueryRequest.Builder query = access.query(table, list.template(), partition);
+        String key = query.build().expressionAttributeValues().values().iterator().next().s();
+        if (page.after() != null) {
+            query.exclusiveStartKey(cursors.decode(cursorName, access.index(), page.after(), key));
+        }
+        filter.accept(query);
+        return known(Queries.until(client, context, access, query.build(), list::holds, wanted, slack), list::holds)
+                .thenApply(items -> {
+                    List<Page.Entry<T>> entries = new ArrayList<>();
+                    for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), page.first()))) {
+                        entries.add(new Page.Entry<>(() -> cursors.encode(cursorName, access.index(), item),
+                                list.shown().apply(item)));
+                    }
+                    return new Page<>(entries, items.size() > page.first());
+                });
     }
 
     /**

@@ -147,8 +147,7 @@ public final class ChangeLog {
             List<TableModel.Change> read = new ArrayList<>();
             Map<String, AttributeValue> start = null;
             do {
-                QueryRequest.Builder query = Access.CHANGES_SINCE.query(table, Map.of(":feed", Map.of(),
-                        ":after", Map.of("sequence", floor))).consistentRead(true);
+                QueryRequest.Builder query = Access.CHANGES_SINCE.query(table, Map.of("sequence", floor)).consistentRead(true);
                 if (start != null) {
                     query.exclusiveStartKey(start);
                 }

@@ -180,8 +180,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     }
 
     private List<Map<String, AttributeValue>> personEntries(CallContext context, PersonId personId) {
-        QueryRequest query = Access.PERSON_WORDS.query(table, Map.of(":pk", Map.of("personId", personId),
-                ":word", Map.of())).consistentRead(true).build();
+        QueryRequest query = Access.PERSON_WORDS.query(table, Map.of("personId", personId)).consistentRead(true).build();
         return Queries.all(client, context, Access.PERSON_WORDS, query).join();
     }
 
@@ -248,7 +247,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     /** The most voted title of a person's credits, less those {@code removed}, {@code offered} as it is now. */
     private KnownFor bestKnown(CallContext context, PersonId personId, Predicate<Credit> removed, Movie offered) {
         Set<MovieId> titles = new HashSet<>();
-        QueryRequest query = Access.PERSON_PARTITION.query(table, Map.of(":person", Map.of("personId", personId))).build();
+        QueryRequest query = Access.PERSON_PARTITION.query(table, Map.of("personId", personId)).build();
         for (Map<String, AttributeValue> item : Queries.all(client, context, Access.PERSON_PARTITION, query).join()) {
             for (Entity<Credit> entity : TableModel.CREDITS) {
                 if (TableModel.is(item, entity)) {
@@ -276,7 +275,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     private List<TransactWriteItem> personCopies(CallContext context, Person person, long version, boolean onlyOlder) {
         Map<String, Object> owner = Map.of("personId", person.id());
-        QueryRequest query = Access.PERSON_PARTITION.query(table, Map.of(":person", owner)).build();
+        QueryRequest query = Access.PERSON_PARTITION.query(table, owner).build();
         Map<String, Object> values = TableModel.PERSON.values(person);
         List<TransactWriteItem> copies = new ArrayList<>();
         for (Map<String, AttributeValue> item : Queries.all(client, context, Access.PERSON_PARTITION, query).join()) {
@@ -749,7 +748,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         });
         List<CompletableFuture<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
         for (TableModel.SortKeyRange range : TableModel.movieCopyRanges(changed)) {
-            QueryRequest query = Access.MOVIE_COPIES.query(table, Map.of(":pk", Map.of("movieId", movie.id()))).build();
+            QueryRequest query = Access.MOVIE_COPIES.query(table, Map.of("movieId", movie.id())).build();
             Map<String, AttributeValue> values = new HashMap<>(query.expressionAttributeValues());
             values.put(":from", s(range.from()));
             values.put(":to", s(range.to()));
@@ -761,7 +760,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     /** Every item of a movie's collection, read consistently; only keys, types and people when {@code keysOnly}. */
     private List<Map<String, AttributeValue>> collection(CallContext context, MovieId movieId, boolean keysOnly) {
-        QueryRequest.Builder query = Access.ENTIRE_COLLECTION.query(table, Map.of(":pk", Map.of("movieId", movieId)))
+        QueryRequest.Builder query = Access.ENTIRE_COLLECTION.query(table, Map.of("movieId", movieId))
                 .consistentRead(true);
         if (keysOnly) {
             // and who a credit names, whose counts its delete lowers

@@ -36,9 +36,9 @@ class UnprocessedKeysThroughGraphQLTest {
             dynamo.stored.put(TableModel.movieKey(MovieId.of(id)), item);
         }
         dynamo.refuse(TableModel.movieKey(MovieId.of("tt0000002")), Integer.MAX_VALUE);
-        GraphQLService service = new GraphQLService(
-                new DynamoCatalog(dynamo, BatchesTest.TABLE, new CursorCodec("a test secret of 16+ chars")), null, true,
-                new GatewayMetrics());
+        GraphQLService service = GraphQLService.builder(
+                new DynamoCatalog(dynamo, BatchesTest.TABLE, new CursorCodec("a test secret of 16+ chars")),
+                new GatewayMetrics()).build();
 
         Map<String, Object> result = service.execute(new GraphQLRequest(
                 "{ movies(ids: [\"tt0000001\", \"tt0000002\", \"tt0000003\"]) { title } }", null, Map.of()),
