@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -125,55 +123,41 @@ public enum Access implements CallPattern {
         PREFIX_END
     }
 
-    /** How the sort key is matched, if at all. */
-    private enum SortMatch {
-        NONE, EQUALS, BEGINS_WITH, BETWEEN, AFTER
-    }
-
     /**
      * A key condition as data: the index's partition key equal to one binding, and its sort key matched
      * to others. The expression text and its placeholders ({@code :pk}, {@code :sk}, {@code :from},
      * {@code :to}) are derived from the index's declaration, and each binding must be of the key
      * attribute it is matched to, so no key condition is written as a string.
      */
-    private record KeyCondition(Binding partition, SortMatch match, List<Binding> sort) {
+    private record KeyCondition(Binding partition, KeyMatch match, List<Binding> sort) {
         KeyCondition sortEquals(Binding value) {
-            return new KeyCondition(partition, SortMatch.EQUALS, List.of(value));
+            return new KeyCondition(partition, KeyMatch.EQUALS, List.of(value));
         }
 
         KeyCondition sortBeginsWith(Binding prefix) {
-            return new KeyCondition(partition, SortMatch.BEGINS_WITH, List.of(prefix));
+            return new KeyCondition(partition, KeyMatch.BEGINS_WITH, List.of(prefix));
         }
 
         KeyCondition sortBetween(Binding from, Binding to) {
-            return new KeyCondition(partition, SortMatch.BETWEEN, List.of(from, to));
+            return new KeyCondition(partition, KeyMatch.BETWEEN, List.of(from, to));
         }
 
         KeyCondition sortAfter(Binding after) {
-            return new KeyCondition(partition, SortMatch.AFTER, List.of(after));
+            return new KeyCondition(partition, KeyMatch.AFTER, List.of(after));
         }
 
         /** The expression on {@code index}'s keys; each placeholder's binding goes into {@code bindings}. */
         String render(Index index, Map<String, Binding> bindings) {
             require(partition, index.partitionKey());
             bindings.put(":pk", partition);
-            String text = index.partitionKey() + " = :pk";
-            if (match == SortMatch.NONE) {
-                return text;
-            }
             sort.forEach(binding -> require(binding, index.sortKey()));
-            String sortKey = index.sortKey();
-            if (match == SortMatch.BETWEEN) {
+            if (match == KeyMatch.BETWEEN) {
                 bindings.put(":from", sort.get(0));
                 bindings.put(":to", sort.get(1));
-                return text + " AND " + sortKey + " BETWEEN :from AND :to";
+            } else if (match != KeyMatch.NONE) {
+                bindings.put(":sk", sort.get(0));
             }
-            bindings.put(":sk", sort.get(0));
-            return text + " AND " + switch (match) {
-                case EQUALS -> sortKey + " = :sk";
-                case BEGINS_WITH -> "begins_with(" + sortKey + ", :sk)";
-                default -> sortKey + " > :sk";
-            };
+            return match.on(index);
         }
 
         private static void require(Binding binding, String keyAttribute) {
@@ -185,7 +169,7 @@ public enum Access implements CallPattern {
     }
 
     private static KeyCondition key(Binding partition) {
-        return new KeyCondition(partition, SortMatch.NONE, List.of());
+        return new KeyCondition(partition, KeyMatch.NONE, List.of());
     }
 
     /** A value of the key condition, bound to the template of one of these entities. */
@@ -200,11 +184,14 @@ public enum Access implements CallPattern {
                     .collect(Collectors.joining(" | "));
         }
 
-        /** The value for these attribute values; an entity among several is picked by {@code which}. */
-        String render(int which, Map<String, ?> values) {
+        /**
+         * The value for these attribute values; an entity among several is picked by {@code which}; a key
+         * of a sharded template ({@code {movieId:shard}}) is {@code shard}'s.
+         */
+        String render(int which, Map<String, ?> values, int shard) {
             KeyTemplate template = entities.get(which).template(keyAttribute);
             return switch (bound) {
-                case FULL -> template.render(values);
+                case FULL -> shard < 0 ? template.render(values) : template.renderShard(values, shard);
                 case PREFIX -> template.prefix();
                 case PREFIX_END -> template.prefix() + "~";
             };
@@ -238,7 +225,6 @@ public enum Access implements CallPattern {
 
     private static final Set<String> WRITE_OPERATIONS = Set.of(
             "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems");
-    private static final Pattern PLACEHOLDER = Pattern.compile(":[a-z]+");
 
     private final CatalogAccess serves;
     private final String operation;
@@ -312,9 +298,18 @@ public enum Access implements CallPattern {
      * partition rather than a movie's, say).
      */
     public QueryRequest.Builder query(String table, int which, Map<String, ?> attributes) {
+        return query(table, which, attributes, -1);
+    }
+
+    /** The Query of one shard of a partition that a read fans out over (a month's totals on GSI8, say). */
+    public QueryRequest.Builder queryShard(String table, int shard, Map<String, ?> attributes) {
+        return query(table, 0, attributes, shard);
+    }
+
+    private QueryRequest.Builder query(String table, int which, Map<String, ?> attributes, int shard) {
         Map<String, AttributeValue> rendered = new LinkedHashMap<>();
         bindings.forEach((placeholder, binding) -> rendered.put(placeholder,
-                AttributeValue.fromS(binding.render(binding.entities().size() > 1 ? which : 0, attributes))));
+                AttributeValue.fromS(binding.render(binding.entities().size() > 1 ? which : 0, attributes, shard))));
         return QueryRequest.builder().tableName(table).indexName(index.indexName())
                 .keyConditionExpression(keyCondition).expressionAttributeValues(rendered);
     }
@@ -361,12 +356,6 @@ public enum Access implements CallPattern {
     }
 
     private String substitute(Function<String, String> value) {
-        Matcher matcher = PLACEHOLDER.matcher(keyCondition);
-        StringBuilder out = new StringBuilder();
-        while (matcher.find()) {
-            matcher.appendReplacement(out, Matcher.quoteReplacement(value.apply(matcher.group())));
-        }
-        matcher.appendTail(out);
-        return out.toString();
+        return KeyMatch.substitute(keyCondition, value);
     }
 }

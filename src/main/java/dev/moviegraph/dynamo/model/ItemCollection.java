@@ -287,13 +287,7 @@ public final class ItemCollection {
 
         @Override
         public String render(Map<String, AttributeValue> values) {
-            String partition = index.partitionKey() + " = " + values.get(":pk").s();
-            if (values.containsKey(":high")) {
-                return partition + " AND " + index.sortKey() + " BETWEEN " + values.get(":low").s() + " AND "
-                        + values.get(":high").s();
-            }
-            return values.containsKey(":low")
-                    ? partition + " AND begins_with(" + index.sortKey() + ", " + values.get(":low").s() + ")" : partition;
+            return KeyMatch.substitute(KeyMatch.of(values).on(index), placeholder -> values.get(placeholder).s());
         }
 
         /** How many of its lists are read outside their own order (and ordered in memory). */
@@ -327,41 +321,44 @@ public final class ItemCollection {
             Map<String, Object> values = collection.keyValues(read.id());
             Map<String, AttributeValue> rendered = new LinkedHashMap<>();
             rendered.put(":pk", AttributeValue.fromS(collection.partitions.get(index).render(values)));
-            String condition = sortCondition(values, read, rendered);
+            KeyMatch match = sortCondition(values, read, rendered);
             return QueryRequest.builder().tableName(table).indexName(index.indexName())
-                    .keyConditionExpression(index.partitionKey() + " = :pk" + condition)
+                    .keyConditionExpression(match.on(index))
                     .expressionAttributeValues(rendered)
                     .scanIndexForward(true);
         }
 
-        private String sortCondition(Map<String, ?> values, CollectionRead read, Map<String, AttributeValue> rendered) {
+        /** How the Query matches the sort key; its values go into {@code rendered}. */
+        private KeyMatch sortCondition(Map<String, ?> values, CollectionRead read, Map<String, AttributeValue> rendered) {
             Segment first = segments.get(0);
             Segment last = segments.get(segments.size() - 1);
             if (first.entities().get(0).template(index.sortKey()) == null) {
-                return "";
+                return KeyMatch.NONE;
             }
             String low = low(first, index, values, first.isOwner() ? null : read.slice(first.part()));
             String high = high(last, index, values, last.isOwner() ? null : read.slice(last.part()));
-            rendered.put(":low", AttributeValue.fromS(low));
             if (high.equals(low + "~")) {
-                return " AND begins_with(" + index.sortKey() + ", :low)";
+                rendered.put(":sk", AttributeValue.fromS(low));
+                return KeyMatch.BEGINS_WITH;
             }
-            rendered.put(":high", AttributeValue.fromS(high));
-            return " AND " + index.sortKey() + " BETWEEN :low AND :high";
+            rendered.put(":from", AttributeValue.fromS(low));
+            rendered.put(":to", AttributeValue.fromS(high));
+            return KeyMatch.BETWEEN;
         }
 
         /** The key condition as plans and the docs show it: templates, not values. */
         public String describe() {
             Segment first = segments.get(0);
             Segment last = segments.get(segments.size() - 1);
-            String partition = index.partitionKey() + " = " + partitionTemplate(first, index);
-            if (first.entities().get(0).template(index.sortKey()) == null) {
-                return partition;
+            Map<String, String> shown = new HashMap<>(Map.of(":pk", partitionTemplate(first, index)));
+            KeyMatch match = KeyMatch.NONE;
+            if (first.entities().get(0).template(index.sortKey()) != null) {
+                String low = templateBound(first, false);
+                String high = templateBound(last, true);
+                match = high.equals(low + "~") ? KeyMatch.BEGINS_WITH : KeyMatch.BETWEEN;
+                shown.putAll(match == KeyMatch.BEGINS_WITH ? Map.of(":sk", low) : Map.of(":from", low, ":to", high));
             }
-            String low = templateBound(first, false);
-            String high = templateBound(last, true);
-            return partition + " AND " + (high.equals(low + "~") ? "begins_with(" + index.sortKey() + ", " + low + ")"
-                    : index.sortKey() + " BETWEEN " + low + " AND " + high);
+            return KeyMatch.substitute(match.on(index), shown::get);
         }
 
         /**

@@ -9,7 +9,6 @@ import dev.moviegraph.dynamo.client.Queries;
 import dev.moviegraph.dynamo.model.Access;
 import dev.moviegraph.dynamo.model.Condition;
 import dev.moviegraph.dynamo.model.Expression;
-import dev.moviegraph.dynamo.model.Index;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.model.TopShards;
 import dev.moviegraph.dynamo.read.RecentReads;
@@ -225,10 +224,7 @@ public final class TopLists {
     TopList refill(YearMonth month, CallContext context) {
         List<CompletableFuture<List<Map<String, AttributeValue>>>> shards = new ArrayList<>();
         for (int shard = 0; shard < TopShards.COUNT; shard++) {
-            String partition = TableModel.TOTAL.template(TableModel.GSI8_PK).renderShard(Map.of("month", month), shard);
-            QueryRequest query = QueryRequest.builder().tableName(table).indexName(Index.GSI8.indexName())
-                    .keyConditionExpression("#pk = :pk").expressionAttributeNames(Map.of("#pk", TableModel.GSI8_PK))
-                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition))).build();
+            QueryRequest query = Access.TOP_REFILL_KEYS.queryShard(table, shard, Map.of("month", month)).build();
             shards.add(Queries.all(client, context, Access.TOP_REFILL_KEYS, query));
         }
         List<Map<String, AttributeValue>> keys = shards.stream().flatMap(shard -> shard.join().stream())
