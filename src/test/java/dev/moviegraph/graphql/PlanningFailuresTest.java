@@ -3,24 +3,14 @@ package dev.moviegraph.graphql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.moviegraph.catalog.AccessPattern;
-import dev.moviegraph.catalog.Award;
-import dev.moviegraph.catalog.AwardWinnersRead;
 import dev.moviegraph.catalog.CallContext;
-import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CollectionPage;
 import dev.moviegraph.catalog.CollectionRead;
 import dev.moviegraph.catalog.Fetched;
 import dev.moviegraph.catalog.ItemRef;
-import dev.moviegraph.catalog.ListRead;
-import dev.moviegraph.catalog.Page;
-import dev.moviegraph.catalog.SearchHit;
-import dev.moviegraph.catalog.SearchRead;
-import dev.moviegraph.catalog.StoreStatus;
 import dev.moviegraph.metrics.GatewayMetrics;
 
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -42,9 +32,7 @@ class PlanningFailuresTest {
      * The stub catalog, except that planning a collection read or a month's top list throws as a bug in a
      * store's planning would.
      */
-    private static final class FailingPlans implements CatalogReader {
-        private final StubCatalog stub = StubCatalog.complete(Set.of());
-
+    private static final class FailingPlans extends StubCatalogWrapper {
         @Override
         public CompletableFuture<CollectionPage> read(CollectionRead read, CallContext context) {
             if (context.planning()) {
@@ -59,31 +47,6 @@ class PlanningFailuresTest {
                 throw new IllegalStateException("a bug in planning a top list");
             }
             return stub.fetch(refs, context);
-        }
-
-        @Override
-        public CompletableFuture<Page<SearchHit>> search(SearchRead read, CallContext context) {
-            return stub.search(read, context);
-        }
-
-        @Override
-        public CompletableFuture<Page<SearchHit>> list(ListRead read, CallContext context) {
-            return stub.list(read, context);
-        }
-
-        @Override
-        public CompletableFuture<Page<Award>> awardWinners(AwardWinnersRead read, CallContext context) {
-            return stub.awardWinners(read, context);
-        }
-
-        @Override
-        public CompletableFuture<StoreStatus> ping() {
-            return stub.ping();
-        }
-
-        @Override
-        public List<AccessPattern> accessPatterns() {
-            return stub.accessPatterns();
         }
     }
 
