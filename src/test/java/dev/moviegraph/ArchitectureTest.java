@@ -104,4 +104,17 @@ class ArchitectureTest {
     void productionNeverReachesTheBenchmarks() {
         noClasses().should().dependOnClassesThat().resideInAPackage(ROOT + ".bench..").check(PRODUCTION);
     }
+
+    /**
+     * A planning run (the read budget's estimate, {@code Moviegraph-Trace: plan}) reads through the store's
+     * planning reads, which hold no client and use none of the code that sends: they cannot make a request.
+     */
+    @Test
+    void planningNeverReachesCodeThatSendsRequests() {
+        noClasses().that().haveSimpleName("DynamoReadPlans")
+                .should().dependOnClassesThat().haveFullyQualifiedName("software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient")
+                .orShould().dependOnClassesThat().resideInAPackage(ROOT + ".dynamo.client..")
+                .orShould().dependOnClassesThat().haveSimpleName("DynamoCatalog")
+                .check(PRODUCTION);
+    }
 }

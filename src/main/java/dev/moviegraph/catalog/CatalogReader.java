@@ -10,9 +10,9 @@ import java.util.concurrent.CompletableFuture;
  * answer a whole batch with the fewest requests the pattern allows, and report every call to the
  * context's observer.
  *
- * <p>Each read is also a planning run when the context carries a {@link ReadPlanner}: the store takes the
- * very same decision, tells the planner the calls it would make, and answers with stand-ins instead of
- * calling anything.
+ * <p>A planning run (the context carries a {@link ReadPlanner}) reads through {@link #planning()}: the store
+ * takes the very same decisions there, tells the planner the calls it would make, and answers with
+ * stand-ins instead of calling anything.
  */
 public interface CatalogReader {
 
@@ -33,6 +33,15 @@ public interface CatalogReader {
 
     /** Whether the store answers, and the gateway sends it queries (a probe that may close an outage breaker). */
     CompletableFuture<StoreStatus> ping();
+
+    /**
+     * The reads a planning run goes through: the same decisions, each call told to the context's planner and
+     * never sent. A store whose reads send requests answers with a reader that cannot (DynamoDB's holds no
+     * client); this default, for a store in memory, is the store itself, which answers a planning context.
+     */
+    default CatalogReader planning() {
+        return this;
+    }
 
     /** Every access pattern the store has; each serves one {@link CatalogAccess}. */
     List<AccessPattern> accessPatterns();

@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * back by name, so only the fields that needed them fail.
  */
 public final class Batches {
-    static final int MAX_GET_KEYS = 100;
+    static final int MAX_GET_KEYS = Access.MAX_GET_KEYS;
     public static final int MAX_WRITE_ITEMS = 25;
     private static final int MAX_ATTEMPTS = 8;
     private static final BackoffStrategy BACKOFF =
@@ -59,16 +59,6 @@ public final class Batches {
         static final GetResult EMPTY = new GetResult(List.of(), List.of());
     }
 
-    /** The pattern a read of this many distinct keys uses: one key is a GetItem, more a BatchGetItem. */
-    public static Access accessFor(int distinctKeys) {
-        return distinctKeys == 1 ? Access.GET_ITEM : Access.BATCH_GET_ITEM;
-    }
-
-    /** How many calls a read of this many distinct keys makes: one per chunk of 100. */
-    public static int callsFor(int distinctKeys) {
-        return (distinctKeys + MAX_GET_KEYS - 1) / MAX_GET_KEYS;
-    }
-
     /** The same batches with strongly consistent reads (twice the read units). */
     public Batches consistently() {
         return new Batches(client, table, true);
@@ -80,7 +70,7 @@ public final class Batches {
         if (distinct.isEmpty()) {
             return CompletableFuture.completedFuture(GetResult.EMPTY);
         }
-        if (accessFor(distinct.size()) == Access.GET_ITEM) {
+        if (Access.byKeys(distinct.size()) == Access.GET_ITEM) {
             // One key is a GetItem: the same read units, and the plainest request for a single item.
             Call call = Call.byKey(context, Access.GET_ITEM, 1);
             GetItemRequest request = GetItemRequest.builder().tableName(table).key(distinct.get(0)).consistentRead(consistent)

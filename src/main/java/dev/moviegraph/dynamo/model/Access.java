@@ -226,6 +226,9 @@ public enum Access implements CallPattern {
     private static final Set<String> WRITE_OPERATIONS = Set.of(
             "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems");
 
+    /** Keys one BatchGetItem takes at most (DynamoDB's limit). */
+    public static final int MAX_GET_KEYS = 100;
+
     private final CatalogAccess serves;
     private final String operation;
     private final Index index;
@@ -240,6 +243,16 @@ public enum Access implements CallPattern {
         this.operation = operation;
         this.index = index;
         this.keyCondition = key.render(index, bindings);
+    }
+
+    /** How this many distinct keys are read: one is a GetItem (the plainest request), more a BatchGetItem. */
+    public static Access byKeys(int distinctKeys) {
+        return distinctKeys == 1 ? GET_ITEM : BATCH_GET_ITEM;
+    }
+
+    /** How many calls a read of this many distinct keys makes: one per chunk of {@value #MAX_GET_KEYS}. */
+    public static int callsByKeys(int distinctKeys) {
+        return (distinctKeys + MAX_GET_KEYS - 1) / MAX_GET_KEYS;
     }
 
     CatalogAccess serves() {

@@ -14,9 +14,7 @@ import dev.moviegraph.catalog.ListRead;
 import dev.moviegraph.catalog.Page;
 import dev.moviegraph.catalog.PageRequest;
 import dev.moviegraph.catalog.Part;
-import dev.moviegraph.catalog.PlannedCall;
 import dev.moviegraph.catalog.SearchHit;
-import dev.moviegraph.catalog.SearchKind;
 import dev.moviegraph.catalog.SearchRead;
 import dev.moviegraph.catalog.Slice;
 import dev.moviegraph.catalog.StoreStatus;
@@ -55,18 +53,16 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 /**
  * The catalog read port over the single table. A read is first turned into calls: GetItem or
  * BatchGetItem for keys, and for a collection the Queries its {@link ItemCollection} declaration plans
- * (never a Scan). A real read makes those calls; a planning read hands them to
- * the planner and answers with stand-ins, so the plan is the very decision the read takes. Every call
- * is reported with the capacity DynamoDB says it consumed.
+ * (never a Scan), and makes those calls. Planning goes through {@link #planning()} instead, which takes
+ * the very same decisions and sends nothing. Every call is reported with the capacity DynamoDB says it
+ * consumed.
  */
 public final class DynamoCatalog implements CatalogReader {
-    /** Entries a search with narrowing words reads beyond its page, for those the words filter out. */
-    private static final int NARROWING_SLACK = 200;
-
     private final DynamoDbAsyncClient client;
     private final String table;
     private final Batches batches;
     private final CursorCodec cursors;
+    private final DynamoReadPlans plans;
     private final ItemWeights weights;
 
     public DynamoCatalog(DynamoDbAsyncClient client, String table, CursorCodec cursors) {
@@ -80,6 +76,7 @@ public final class DynamoCatalog implements CatalogReader {
         this.table = table;
         this.batches = new Batches(client, table);
         this.cursors = cursors;
+        this.plans = new DynamoReadPlans(weights);
     }
 
     // ---- items by key
@@ -87,16 +84,7 @@ public final class DynamoCatalog implements CatalogReader {
     @Override
     public CompletableFuture<Fetched> fetch(Collection<ItemRef<?>> refs, CallContext context) {
         Set<ItemRef<?>> distinct = new HashSet<>(refs);
-        if (context.planning()) {
-            return planned(context, distinct.isEmpty() ? List.of() : List.of(new PlannedCall(
-                    Batches.accessFor(distinct.size()).describe(), Batches.callsFor(distinct.size()),
-                    Batches.accessFor(distinct.size()).estimatedReadUnits(distinct.size(), weights.largest(
-                            distinct.stream().map(ref -> TableModel.entityFor(ref.type())).distinct().toList())))), () -> {
-                Map<ItemRef<?>, Record> found = new HashMap<>();
-                distinct.forEach(ref -> found.put(ref, context.planner().standIns().item(ref)));
-                return new Fetched(found, Set.of());
-            });
-        }
+        refuse(context);
         Map<Map<String, AttributeValue>, ItemRef<?>> byKey = new LinkedHashMap<>();
         for (ItemRef<?> ref : refs) {
             byKey.put(TableModel.key(ref), ref);
@@ -130,16 +118,9 @@ public final class DynamoCatalog implements CatalogReader {
 
     @Override
     public CompletableFuture<CollectionPage> read(CollectionRead read, CallContext context) {
+        refuse(context);
         ItemCollection collection = ItemCollection.of(read.collection());
         List<ItemCollection.Run> runs = collection.plan(read, weights::mostItems);
-        if (context.planning()) {
-            return planned(context, runs.stream().map(run -> run.ownerOnly()
-                    ? new PlannedCall(Access.GET_ITEM.describe(), 1, Access.GET_ITEM.estimatedReadUnits(1, weights.largest(run)))
-                    : new PlannedCall(new AccessPattern(run.name(), null, run.operation(), run.indexLabel(), run.describe()),
-                            1, Access.queryReadUnits(run.mostItems(read, weights::mostItems),
-                            weights.largest(run)))).toList(),
-                    () -> context.planner().standIns().page(read, weights::mostItems));
-        }
         List<CompletableFuture<List<Map<String, AttributeValue>>>> started = new ArrayList<>();
         for (ItemCollection.Run run : runs) {
             try {
@@ -172,14 +153,20 @@ public final class DynamoCatalog implements CatalogReader {
         });
     }
 
-    private <T> CompletableFuture<T> planned(CallContext context, List<PlannedCall> calls,
-                                             Supplier<T> standIn) {
-        try {
-            context.planner().record(calls, context);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+    /**
+     * A planning context never reaches the reads that send: planning goes through {@link #planning()},
+     * which has no client. One that gets here is a bug in the caller, not a request to make.
+     */
+    private static void refuse(CallContext context) {
+        if (context.planning()) {
+            throw new IllegalStateException("a planning run reached the reads that send requests; plan through planning()");
         }
-        return CompletableFuture.completedFuture(standIn.get());
+    }
+
+    /** The same reads planned, never sent ({@link DynamoReadPlans}: it holds no client). */
+    @Override
+    public CatalogReader planning() {
+        return plans;
     }
 
     /** The items one run reads: a Query from its first list's lowest key to its last one's highest. */
@@ -270,20 +257,10 @@ public final class DynamoCatalog implements CatalogReader {
 
     // ---- search
 
-    /**
-     * One Query of a search index: the partition of the query's key prefix, best ranked first. Words
-     * that narrow the search are a filter on the entries' word lists, so the first page asks for
-     * {@value #NARROWING_SLACK} entries more than it shows: the key prefix's partition holds every match,
-     * and the usual page is still one request (further pages follow LastEvaluatedKey until full).
-     */
+    /** One Query of a search index: the partition of the query's key prefix, best ranked first ({@link IndexRead}). */
     @Override
     public CompletableFuture<Page<SearchHit>> search(SearchRead read, CallContext context) {
-        IndexList<SearchHit> list = read.kinds().size() > 1 ? IndexList.SEARCH
-                : read.kinds().contains(SearchKind.PERSON) ? IndexList.SEARCH_PEOPLE : IndexList.SEARCH_MOVIES;
-        List<String> narrowing = read.query().narrowing();
-        return indexPage(list, Map.of("prefix", read.query().key()), list.name(), read.page(),
-                narrowing.isEmpty() ? 0 : NARROWING_SLACK, query -> narrow(query, narrowing), context,
-                () -> context.planner().standIns().search(read));
+        return indexPage(IndexRead.of(read), context);
     }
 
     /** Words that narrow a search: a filter on the entries' word lists, all of them. */
@@ -302,52 +279,36 @@ public final class DynamoCatalog implements CatalogReader {
                 .expressionAttributeValues(values);
     }
 
-    /** One Query of gsi6: a page of a movie list in its order (no filter: the list holds only its movies). */
+    /** One Query of gsi6: a page of a movie list in its order. */
     @Override
     public CompletableFuture<Page<SearchHit>> list(ListRead read, CallContext context) {
-        return indexPage(IndexList.MOVIE_LIST, Map.of("list", read.list().name()),
-                IndexList.MOVIE_LIST.name() + ":" + read.list().name(), read.page(), 0, query -> { }, context,
-                () -> context.planner().standIns().list(read));
+        return indexPage(IndexRead.of(read), context);
     }
 
     /** One Query of a winners' index (only winners carry its keys): newest first. */
     @Override
     public CompletableFuture<Page<Award>> awardWinners(AwardWinnersRead read, CallContext context) {
-        IndexList<Award> list = read.category() == null ? IndexList.AWARD_WINNERS : IndexList.AWARD_WINNERS_IN_CATEGORY;
-        Map<String, Object> values = new HashMap<>();
-        values.put("award", read.award());
-        values.put("category", read.category());
-        String partition = list.access().query(table, values).build()
-                .expressionAttributeValues().values().iterator().next().s();
-        return indexPage(list, values, list.name() + ":" + partition, read.page(), 0, query -> { }, context,
-                () -> context.planner().standIns().winners(read));
+        return indexPage(IndexRead.of(read), context);
     }
 
     /**
      * One page of an index list: one Query of its partition (pages beyond DynamoDB's 1 MB follow until
-     * the page is full), {@code slack} entries more than it shows when {@code filter} may drop some. A
-     * planning read records the call and answers the stand-in, sending nothing.
-     *
-     * @param partition the attribute values the list's partition key is rendered from
-     * @param cursorName the name its cursors are bound to (a cursor of another list is refused)
+     * the page is full), with the read's slack for the entries its narrowing words filter out.
      */
-    private <T> CompletableFuture<Page<T>> indexPage(IndexList<T> list, Map<String, ?> partition, String cursorName,
-                                                     PageRequest page, int slack,
-                                                     java.util.function.Consumer<QueryRequest.Builder> filter,
-                                                     CallContext context, Supplier<Page<T>> standIn) {
+    private <T> CompletableFuture<Page<T>> indexPage(IndexRead<T> read, CallContext context) {
+        refuse(context);
+        IndexList<T> list = read.list();
         Access access = list.access();
+        PageRequest page = read.page();
+        String cursorName = read.cursorName();
         int wanted = page.first() + 1;
-        if (context.planning()) {
-            return planned(context, List.of(new PlannedCall(access.describe(), 1,
-                    access.estimatedReadUnits(wanted + slack, weights.largest(access)))), standIn);
-        }
-        QueryRequest.Builder query = access.query(table, list.template(), partition);
-        String key = query.build().expressionAttributeValues().values().iterator().next().s();
+        QueryRequest.Builder query = access.query(table, list.template(), read.partition());
+        String key = query.build().expressionAttributeValues().get(":pk").s();
         if (page.after() != null) {
             query.exclusiveStartKey(cursors.decode(cursorName, access.index(), page.after(), key));
         }
-        filter.accept(query);
-        return known(Queries.until(client, context, access, query.build(), list::holds, wanted, slack), list::holds)
+        narrow(query, read.narrowing());
+        return known(Queries.until(client, context, access, query.build(), list::holds, wanted, read.slack()), list::holds)
                 .thenApply(items -> {
                     List<Page.Entry<T>> entries = new ArrayList<>();
                     for (Map<String, AttributeValue> item : items.subList(0, Math.min(items.size(), page.first()))) {

@@ -32,8 +32,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The catalog a planned request (Moviegraph-Trace: plan, and the read budget's estimate) reads through.
- * The real fetchers and DataLoaders run unchanged and call the real store's reads, with this planner in
- * their context: the store takes its usual decision, tells the planner the calls it would make with its
+ * The real fetchers and DataLoaders run unchanged and call the store's planning reads
+ * ({@link CatalogReader#planning()}, which send nothing), with this planner in their context: the store
+ * takes its usual decision, tells the planner the calls it would make with its
  * estimate of the read units each consumes at most, and answers with {@link StandIns} (the worst case the
  * arguments allow) instead of calling DynamoDB. Once the sum passes {@code stopAbove} the planning stops
  * expanding (the reads below fail), so a query that would fan out without bound is never expanded
@@ -50,7 +51,7 @@ public final class PlanningCatalog implements CatalogReader, ReadPlanner {
 
     /** @param stopAbove the estimate past which planning stops expanding; 0 for never */
     public PlanningCatalog(CatalogReader store, double stopAbove) {
-        this.store = store;
+        this.store = store.planning();
         this.stopAbove = stopAbove;
     }
 
