@@ -43,6 +43,11 @@ public final class Condition {
         return new Condition(Kind.TERM, p -> p.name(attribute) + " " + operator + " " + p.value(value));
     }
 
+    /** The attribute, a string, holds {@code value} (a filter: a search entry's word list holds a word). */
+    public static Condition contains(String attribute, AttributeValue value) {
+        return new Condition(Kind.TERM, p -> "contains(" + p.name(attribute) + ", " + p.value(value) + ")");
+    }
+
     public Condition and(Condition other) {
         return new Condition(Kind.AND, p -> operand(this, Kind.AND, p) + " AND " + operand(other, Kind.AND, p));
     }

@@ -24,7 +24,9 @@ import dev.moviegraph.dynamo.client.OutageBreaker;
 import dev.moviegraph.dynamo.client.Queries;
 import dev.moviegraph.dynamo.client.StoreFailures;
 import dev.moviegraph.dynamo.model.Access;
+import dev.moviegraph.dynamo.model.Condition;
 import dev.moviegraph.dynamo.model.CursorCodec;
+import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.Index;
 import dev.moviegraph.dynamo.model.IndexList;
 import dev.moviegraph.dynamo.model.ItemCollection;
@@ -265,18 +267,18 @@ public final class DynamoCatalog implements CatalogReader {
 
     /** Words that narrow a search: a filter on the entries' word lists, all of them. */
     private static void narrow(QueryRequest.Builder query, List<String> narrowing) {
-        if (narrowing.isEmpty()) {
-            return;
+        Condition filter = null;
+        for (String word : narrowing) {
+            Condition holds = Condition.contains(TableModel.MOVIE_WORD.attribute("words"), AttributeValue.fromS(" " + word));
+            filter = filter == null ? holds : filter.and(holds);
         }
-        Map<String, AttributeValue> values = new LinkedHashMap<>(query.build().expressionAttributeValues());
-        List<String> conditions = new ArrayList<>();
-        for (int i = 0; i < narrowing.size(); i++) {
-            values.put(":w" + i, AttributeValue.fromS(" " + narrowing.get(i)));
-            conditions.add("contains(#words, :w" + i + ")");
+        if (filter != null) {
+            Expression expression = Expression.of(filter);
+            Map<String, AttributeValue> values = new LinkedHashMap<>(query.build().expressionAttributeValues());
+            values.putAll(expression.values());
+            query.filterExpression(expression.condition()).expressionAttributeNames(expression.names())
+                    .expressionAttributeValues(values);
         }
-        query.filterExpression(String.join(" AND ", conditions))
-                .expressionAttributeNames(Map.of("#words", "words"))
-                .expressionAttributeValues(values);
     }
 
     /** One Query of gsi6: a page of a movie list in its order. */
