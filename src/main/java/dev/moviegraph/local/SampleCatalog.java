@@ -191,6 +191,11 @@ public final class SampleCatalog {
         return AWARDS;
     }
 
+    /** The records beside movies, people, credits and totals: the awards. */
+    public List<Record> others() {
+        return List.copyOf(AWARDS);
+    }
+
     public List<YearMonth> months() {
         List<YearMonth> months = new ArrayList<>(MONTH_COUNT);
         for (int i = 0; i < MONTH_COUNT; i++) {

@@ -31,7 +31,7 @@ public final class SampleLoader {
         long start = System.nanoTime();
         SampleCatalog sample = SampleCatalog.generate(SampleCatalog.DEFAULT_SEED);
         int items = loader.load(MARKER, sample.movies(), sample.people(), sample.credits(), sample.totals(),
-                sample.awards());
+                sample.others());
         LOG.info("Loaded the sample catalog: {} movies, {} people, {} credits, {} monthly totals ({} items) in {} ms",
                 sample.movies().size(), sample.people().size(), sample.credits().size(), sample.totals().size(), items,
                 (System.nanoTime() - start) / 1_000_000);

@@ -1,26 +1,23 @@
 package dev.moviegraph.dynamo.admin;
 
-import dev.moviegraph.catalog.Award;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
-import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.RankedPerson;
 import dev.moviegraph.catalog.Role;
 import dev.moviegraph.dynamo.client.Batches;
 import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.model.SearchEntries;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.read.ItemWeights;
 import dev.moviegraph.dynamo.write.TopLists;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,9 +64,12 @@ public final class BulkLoader {
         return load(marker, movies, people, credits, totals, List.of());
     }
 
-    /** The same with awards and nominations. */
+    /**
+     * The same with other records of the catalog (awards and nominations, a movie's alternate titles), each
+     * written as the items {@link SearchEntries#itemsOf} makes of it.
+     */
     public int load(String marker, List<Movie> movies, List<Person> people, List<Credit> credits,
-                    List<MonthlyStreams> totals, List<Award> awards) {
+                    List<MonthlyStreams> totals, List<? extends Record> others) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         Map<MovieId, Movie> byId = new HashMap<>();
         movies.forEach(movie -> byId.put(movie.id(), movie));
@@ -100,19 +100,9 @@ public final class BulkLoader {
         credits.forEach(credit -> items.add(TableModel.credits(credit.role()).encode(credit)));
         totals.forEach(total -> items.add(TableModel.TOTAL.encode(total)));
         items.addAll(TopLists.built(totals)); // what counting those streams would have merged
-        awards.forEach(award -> items.add(TableModel.awards(award).encode(award)));
+        others.forEach(other -> items.addAll(SearchEntries.itemsOf(other)));
         ItemWeights weights = new ItemWeights(client, table).load();
-        // The longest lists of awards, for read estimates (movies and people carry their other lists' lengths).
-        Map<Part, Map<Object, Integer>> awardsOf = new EnumMap<>(Part.class);
-        for (Award award : awards) {
-            if (award.movieId() != null) {
-                awardsOf.computeIfAbsent(Part.MOVIE_AWARDS, part -> new HashMap<>()).merge(award.movieId(), 1, Integer::sum);
-            }
-            if (award.personId() != null) {
-                awardsOf.computeIfAbsent(Part.PERSON_AWARDS, part -> new HashMap<>()).merge(award.personId(), 1, Integer::sum);
-            }
-        }
-        awardsOf.forEach((part, counts) -> weights.observeList(part, Collections.max(counts.values())).join());
+        // The longest lists read whole (awards, titles) are recorded from the items, for read estimates.
         weights.observe(items)
                 .thenCompose(ignored -> batches.putAll(items, PARALLEL_WRITES))
                 .thenCompose(ignored -> putMarker(marker))

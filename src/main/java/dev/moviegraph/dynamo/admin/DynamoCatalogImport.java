@@ -4,11 +4,8 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogImport;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ImportCheckpoint;
-import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
-import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
-import dev.moviegraph.catalog.RankedPerson;
 import dev.moviegraph.dynamo.client.Batches;
 import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.dynamo.client.Queries;
@@ -129,25 +126,9 @@ public final class DynamoCatalogImport implements CatalogImport {
         return record instanceof Credit ? 1 : encode(record).size(); // encoded again when written: microseconds
     }
 
-    /** A record's items: a movie or a person with its search entries, or a credit. */
+    /** A record's items ({@link SearchEntries#itemsOf}): a movie or a person with its search entries, a credit. */
     public static List<Map<String, AttributeValue>> encode(Record record) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        if (record instanceof Movie movie) {
-            items.add(TableModel.MOVIE.encode(movie));
-            items.addAll(SearchEntries.of(movie));
-        } else if (record instanceof RankedPerson ranked) {
-            items.add(TableModel.PERSON.encode(ranked.person()));
-            items.addAll(SearchEntries.of(ranked.person(), ranked.knownFor()));
-        } else if (record instanceof Person person) {
-            items.add(TableModel.PERSON.encode(person));
-            items.addAll(SearchEntries.of(person, null));
-        } else if (record instanceof Credit credit) {
-            items.add(TableModel.credits(credit.role()).encode(credit));
-        } else {
-            throw new IllegalArgumentException("An import writes movies, people and credits, not "
-                    + record.getClass().getSimpleName());
-        }
-        return items;
+        return SearchEntries.itemsOf(record);
     }
 
     @Override

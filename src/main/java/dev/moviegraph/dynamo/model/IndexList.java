@@ -19,10 +19,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public record IndexList<T>(String name, Access access, List<Entity<?>> kinds, Function<Map<String, AttributeValue>, T> shown) {
     /** GSI4: movies and people whose words start with a prefix, best ranked first. */
     public static final IndexList<SearchHit> SEARCH = new IndexList<>("search:ALL", Access.SEARCH,
-            List.of(TableModel.MOVIE_WORD, TableModel.PERSON_WORD), SearchEntries::hit);
+            concat(TableModel.MOVIE_SEARCH, TableModel.PERSON_WORD), SearchEntries::hit);
     /** GSI5: the same for movies alone. */
     public static final IndexList<SearchHit> SEARCH_MOVIES = new IndexList<>("search:MOVIE", Access.SEARCH_KIND,
-            List.of(TableModel.MOVIE_WORD), SearchEntries::hit);
+            List.copyOf(TableModel.MOVIE_SEARCH), SearchEntries::hit);
     /** GSI5: the same for people alone. */
     public static final IndexList<SearchHit> SEARCH_PEOPLE = new IndexList<>("search:PERSON", Access.SEARCH_KIND,
             List.of(TableModel.PERSON_WORD), SearchEntries::hit);
@@ -39,6 +39,12 @@ public record IndexList<T>(String name, Access access, List<Entity<?>> kinds, Fu
 
     public IndexList {
         kinds = List.copyOf(kinds);
+    }
+
+    private static List<Entity<?>> concat(List<? extends Entity<?>> first, Entity<?> last) {
+        List<Entity<?>> all = new java.util.ArrayList<>(first);
+        all.add(last);
+        return all;
     }
 
     /** Whether the item is one of this list's (an index's other items neither count nor show). */

@@ -12,6 +12,7 @@ import dev.moviegraph.catalog.Slice;
 
 import java.time.YearMonth;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -107,6 +108,29 @@ public final class ItemCollection {
 
     private static Segment owner(Entity<?> entity) {
         return new Segment(null, List.of(entity), Shape.WHOLE, Index.TABLE);
+    }
+
+    /**
+     * The longest list of each part read whole ({@code WHOLE}: a movie's crew, awards) among {@code items}, by
+     * owner: what a loader records for read estimates ({@code ItemWeights.observeList}) of the lists it wrote.
+     */
+    public static Map<Part, Integer> longestWholeLists(Collection<Map<String, AttributeValue>> items) {
+        Map<Part, Map<String, Integer>> byOwner = new java.util.EnumMap<>(Part.class);
+        for (ItemCollection collection : ALL) {
+            for (Map<String, AttributeValue> item : items) {
+                Segment segment = collection.segmentOf(item);
+                if (segment != null && !segment.isOwner() && segment.shape() == Shape.WHOLE) {
+                    AttributeValue owner = item.get(segment.listIndex().partitionKey());
+                    if (owner == null) {
+                        continue; // sparse: an award without a person is in no person's list
+                    }
+                    byOwner.computeIfAbsent(segment.part(), part -> new HashMap<>()).merge(owner.s(), 1, Integer::sum);
+                }
+            }
+        }
+        Map<Part, Integer> longest = new java.util.EnumMap<>(Part.class);
+        byOwner.forEach((part, counts) -> longest.put(part, java.util.Collections.max(counts.values())));
+        return longest;
     }
 
     public static ItemCollection of(Part.Collection kind) {

@@ -1,10 +1,13 @@
 package dev.moviegraph.dynamo.model;
 
+import dev.moviegraph.catalog.Award;
+import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.MovieList;
 import dev.moviegraph.catalog.Person;
+import dev.moviegraph.catalog.RankedPerson;
 import dev.moviegraph.catalog.SearchHit;
 import dev.moviegraph.catalog.SearchKind;
 import dev.moviegraph.catalog.SearchText;
@@ -43,6 +46,33 @@ public final class SearchEntries {
         int band = clamped == 0 ? 0 : 64 - Long.numberOfLeadingZeros(clamped);
         int length = Math.min(999, SearchText.fold(name).length());
         return String.format("%02d%03d%010d#%s", 99 - band, length, MAX_VOTES - clamped, id);
+    }
+
+    /**
+     * The items a record becomes, written together: a movie or a person with its search entries (and a
+     * movie with its list entries), a credit, an award. Imports and loaders write these; the writer's
+     * mutations derive the same entries.
+     */
+    public static List<Map<String, AttributeValue>> itemsOf(Record record) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        if (record instanceof Movie movie) {
+            items.add(TableModel.MOVIE.encode(movie));
+            items.addAll(of(movie));
+        } else if (record instanceof RankedPerson ranked) {
+            items.add(TableModel.PERSON.encode(ranked.person()));
+            items.addAll(of(ranked.person(), ranked.knownFor()));
+        } else if (record instanceof Person person) {
+            items.add(TableModel.PERSON.encode(person));
+            items.addAll(of(person, null));
+        } else if (record instanceof Credit credit) {
+            items.add(TableModel.credits(credit.role()).encode(credit));
+        } else if (record instanceof Award award) {
+            items.add(TableModel.awards(award).encode(award));
+        } else {
+            throw new IllegalArgumentException("An import writes movies, people, credits and awards, not "
+                    + record.getClass().getSimpleName());
+        }
+        return items;
     }
 
     /** A movie's search entries and list entries. */
@@ -136,11 +166,9 @@ public final class SearchEntries {
 
     /** The result an entry (read from a search index) stands for. */
     public static SearchHit hit(Map<String, AttributeValue> item) {
-        if (TableModel.is(item, TableModel.MOVIE_WORD)) {
-            SearchEntry entry = TableModel.MOVIE_WORD.decode(item);
-            return new SearchHit(SearchKind.MOVIE, entry.id(), entry.name(), entry.year(), null);
-        }
-        SearchEntry entry = TableModel.PERSON_WORD.decode(item);
-        return new SearchHit(SearchKind.PERSON, entry.id(), entry.name(), entry.year(), knownFor(entry));
+        SearchEntry entry = (SearchEntry) TableModel.decode(item).orElseThrow();
+        return TableModel.is(item, TableModel.PERSON_WORD)
+                ? new SearchHit(SearchKind.PERSON, entry.id(), entry.name(), entry.year(), knownFor(entry))
+                : new SearchHit(SearchKind.MOVIE, entry.id(), entry.name(), entry.year(), null);
     }
 }

@@ -176,6 +176,9 @@ public final class TableModel {
             .omit("knownForId").omit("knownForTitle").omit("knownForYear").omit("knownForVotes")
             .estimatedBytes(256);
 
+    /** The entries a search for movies reads: every entity whose entries find a movie. */
+    public static final List<Entity<SearchEntry>> MOVIE_SEARCH = List.of(MOVIE_WORD);
+
     public static final Entity<SearchEntry> PERSON_WORD = Entity.of("personWord", SearchEntry.class)
             .store("id", "personId").store("rank", RANK)
             .key(PK, "per#{personId}").key(SK, "xw#{prefix}")

@@ -151,7 +151,8 @@ public final class ItemWeights {
 
     /**
      * Notes items about to be written; records the types whose largest size grew, and the lists whose
-     * longest grew (from the lengths items carry) (one conditional update each, only when it grew, so writing never shrinks what
+     * longest grew (from the lengths items carry, and lists read whole counted among the items) (one
+     * conditional update each, only when it grew, so writing never shrinks what
      * another writer recorded).
      */
     public CompletableFuture<Void> observe(List<Map<String, AttributeValue>> items) {
@@ -171,6 +172,13 @@ public final class ItemWeights {
                 }
             }
         }
+        // Lists read whole that items written together hold (a loader's awards, an import's titles): at least that long.
+        ItemCollection.longestWholeLists(items).forEach((part, length) -> {
+            if (length > longest.getOrDefault(part, 0)) {
+                longest.merge(part, length, Math::max);
+                grown.merge(LIST_PREFIX + part.name(), length, Math::max);
+            }
+        });
         return record(grown);
     }
 

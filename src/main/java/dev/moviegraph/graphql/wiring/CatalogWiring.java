@@ -554,7 +554,8 @@ public final class CatalogWiring {
         CompletableFuture<CollectionPage> page = known != null && known.slice().equals(slice) ? known.page()
                 : Loaders.collections(env, own).load(own, List.of(Paths.of(env)));
         // A connection field shows the page; a list field (the crew, awards, months) its items.
-        return page.thenApply(found -> slice.page() != null ? found.list(list.part()) : found.items(list.part()));
+        return page.thenApply(found -> slice.page() != null ? found.list(list.part())
+                : found.items(list.part()).stream().filter(list.shown().apply(env.getArguments())).toList());
     }
 
     private static PersonNode creditPerson(DataFetchingEnvironment env) {

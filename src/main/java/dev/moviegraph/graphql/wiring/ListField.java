@@ -9,6 +9,7 @@ import java.time.YearMonth;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import graphql.language.IntValue;
 import graphql.language.Value;
@@ -21,20 +22,35 @@ import graphql.schema.InputValueWithState;
  * with how its arguments become a {@link Slice}. Declared once in the wiring; the field's fetcher and
  * the owner's read plan ({@link ReadPlans}) both use it, so they always ask for the same slice.
  */
-record ListField(String field, Part part, Function<Map<String, Object>, Slice> slice) {
+record ListField(String field, Part part, Function<Map<String, Object>, Slice> slice,
+                 Function<Map<String, Object>, Predicate<Object>> shown) {
+    private static final Function<Map<String, Object>, Predicate<Object>> EVERY_ITEM = arguments -> item -> true;
 
     static ListField page(String field, Part part) {
         return new ListField(field, part,
-                arguments -> Slice.page(PageRequest.of((Integer) arguments.get("first"), (String) arguments.get("after"))));
+                arguments -> Slice.page(PageRequest.of((Integer) arguments.get("first"), (String) arguments.get("after"))),
+                EVERY_ITEM);
     }
 
     static ListField all(String field, Part part) {
-        return new ListField(field, part, arguments -> Slice.all());
+        return new ListField(field, part, arguments -> Slice.all(), EVERY_ITEM);
     }
 
     static ListField months(String field, Part part) {
         return new ListField(field, part, arguments -> Slice.months(
-                new MonthRange((YearMonth) arguments.get("from"), (YearMonth) arguments.get("to"))));
+                new MonthRange((YearMonth) arguments.get("from"), (YearMonth) arguments.get("to"))), EVERY_ITEM);
+    }
+
+    /**
+     * The same list read whole, showing only the items whose {@code value} is the string argument
+     * {@code argument}, ignoring case, when it is given (a movie's titles in one region): the read is the
+     * same whatever the argument, so the owner's one Query still brings it.
+     */
+    <T> ListField where(String argument, Class<T> type, Function<T, String> value) {
+        return new ListField(field, part, slice, arguments -> {
+            Object wanted = arguments.get(argument);
+            return wanted == null ? item -> true : item -> ((String) wanted).equalsIgnoreCase(value.apply(type.cast(item)));
+        });
     }
 
     /**
