@@ -1,8 +1,8 @@
 package dev.moviegraph.catalog;
 
 /**
- * A list that lives in one item collection or index partition: a movie's cast, crew, awards and monthly
- * totals, a person's credits by role and awards. A {@link CollectionRead} asks for
+ * A list that lives in one item collection or index partition: a movie's cast, crew, awards, titles and
+ * monthly totals, a person's credits by role and awards. A {@link CollectionRead} asks for
  * any parts of one collection together; the store answers them with the fewest requests.
  */
 public enum Part {
@@ -12,6 +12,8 @@ public enum Part {
     TOTALS(Collection.MOVIE, MonthlyStreams.class, null),
     /** A movie's awards and nominations, newest first. */
     MOVIE_AWARDS(Collection.MOVIE, Award.class, null),
+    /** The titles a movie is known by in other regions and languages, in IMDb's order. */
+    TITLES(Collection.MOVIE, MovieTitle.class, null),
     ACTED(Collection.PERSON, Credit.class, Role.CAST),
     DIRECTED(Collection.PERSON, Credit.class, Role.DIRECTOR),
     WROTE(Collection.PERSON, Credit.class, Role.WRITER),

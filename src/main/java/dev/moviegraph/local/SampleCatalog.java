@@ -5,6 +5,7 @@ import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.MovieTitle;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Role;
@@ -191,9 +192,51 @@ public final class SampleCatalog {
         return AWARDS;
     }
 
-    /** The records beside movies, people, credits and totals: the awards. */
+    /** The records beside movies, people, credits and totals: the awards, and the anchor films' other titles. */
     public List<Record> others() {
-        return List.copyOf(AWARDS);
+        List<Record> others = new ArrayList<>(AWARDS);
+        others.addAll(titles());
+        return others;
+    }
+
+    /**
+     * Titles the anchor films are known by elsewhere (from IMDb's title.akas), the original among them, so
+     * that examples and tests can find "Die Verurteilten".
+     */
+    public List<MovieTitle.OfMovie> titles() {
+        Map<String, List<String[]>> known = new java.util.LinkedHashMap<>();
+        // title, region, language, type ("original" marks the original title)
+        known.put(SHAWSHANK.value(), List.of(new String[] {"The Shawshank Redemption", null, null, "original"},
+                new String[] {"Die Verurteilten", "DE", null, "imdbDisplay"},
+                new String[] {"Les évadés", "FR", null, "imdbDisplay"},
+                new String[] {"Cadena perpetua", "ES", null, "imdbDisplay"},
+                new String[] {"Le ali della libertà", "IT", null, "imdbDisplay"},
+                new String[] {"Um Sonho de Liberdade", "BR", null, "imdbDisplay"},
+                new String[] {"Sueño de fuga", "AR", null, "imdbDisplay"}));
+        known.put("tt0068646", List.of(new String[] {"The Godfather", null, null, "original"},
+                new String[] {"Der Pate", "DE", null, "imdbDisplay"},
+                new String[] {"Le Parrain", "FR", null, "imdbDisplay"},
+                new String[] {"Il padrino", "IT", null, "imdbDisplay"},
+                new String[] {"El padrino", "ES", null, "imdbDisplay"}));
+        known.put("tt0133093", List.of(new String[] {"The Matrix", null, null, "original"},
+                new String[] {"Matrix", "DE", null, "imdbDisplay"},
+                new String[] {"Matrix", "FR", null, "imdbDisplay"},
+                new String[] {"Матрица", "RU", "ru", "imdbDisplay"}));
+        List<MovieTitle.OfMovie> titles = new ArrayList<>();
+        for (Movie movie : movies) {
+            List<String[]> rows = known.get(movie.id().value());
+            if (rows == null) {
+                continue;
+            }
+            List<MovieTitle> ofMovie = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) {
+                String[] row = rows.get(i);
+                ofMovie.add(new MovieTitle(movie.id(), i + 1, row[0], row[1], row[2], List.of(row[3]), List.of(),
+                        row[3].equals("original")));
+            }
+            titles.add(new MovieTitle.OfMovie(movie.id(), movie.title(), movie.year(), movie.numVotes(), ofMovie));
+        }
+        return titles;
     }
 
     public List<YearMonth> months() {

@@ -91,7 +91,8 @@ public final class ItemCollection {
             new Segment(Part.DIRECTORS, List.of(TableModel.DIRECTOR), Shape.WHOLE, Index.LSI1),
             new Segment(Part.WRITERS, List.of(TableModel.WRITER), Shape.WHOLE, Index.LSI1),
             new Segment(Part.CAST, List.of(TableModel.CAST), Shape.PAGE, Index.LSI1, null, TableModel.CAST_COUNT),
-            new Segment(Part.TOTALS, List.of(TableModel.TOTAL), Shape.RANGE, Index.TABLE, "month", null)));
+            new Segment(Part.TOTALS, List.of(TableModel.TOTAL), Shape.RANGE, Index.TABLE, "month", null),
+            new Segment(Part.TITLES, List.of(TableModel.MOVIE_TITLE), Shape.WHOLE, Index.TABLE)));
 
     static final ItemCollection PERSON = new ItemCollection(Part.Collection.PERSON, CatalogAccess.PERSON_CREDITS,
             "personId", PersonId::of, List.of(

@@ -6,6 +6,7 @@ import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.MovieList;
+import dev.moviegraph.catalog.MovieTitle;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.RankedPerson;
 import dev.moviegraph.catalog.SearchHit;
@@ -15,6 +16,8 @@ import dev.moviegraph.dynamo.model.TableModel.ListEntry;
 import dev.moviegraph.dynamo.model.TableModel.SearchEntry;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -68,8 +71,11 @@ public final class SearchEntries {
             items.add(TableModel.credits(credit.role()).encode(credit));
         } else if (record instanceof Award award) {
             items.add(TableModel.awards(award).encode(award));
+        } else if (record instanceof MovieTitle.OfMovie titles) {
+            titles.titles().forEach(title -> items.add(TableModel.MOVIE_TITLE.encode(title)));
+            items.addAll(of(titles));
         } else {
-            throw new IllegalArgumentException("An import writes movies, people, credits and awards, not "
+            throw new IllegalArgumentException("An import writes movies, people, credits, awards and titles, not "
                     + record.getClass().getSimpleName());
         }
         return items;
@@ -93,6 +99,37 @@ public final class SearchEntries {
                     movie.year(), order, movie.averageRating(), movie.numVotes(), true)));
         }
         return items;
+    }
+
+    /**
+     * The search entries of a movie's other titles: one per prefix of their words that the movie's own title
+     * lacks (those find it already), showing the first title that has it (the original, then in IMDb's
+     * order) and ranked as it; its word list holds the words of every title that has the prefix, so a
+     * search of several words finds the movie by any one of those titles.
+     */
+    public static List<Map<String, AttributeValue>> of(MovieTitle.OfMovie titles) {
+        Set<String> own = SearchText.prefixes(titles.movieTitle());
+        long votes = titles.numVotes() == null ? 0 : titles.numVotes();
+        String id = titles.movieId().value();
+        Map<String, SearchEntry> entries = new LinkedHashMap<>();
+        titles.titles().stream()
+                .sorted(Comparator.comparing((MovieTitle title) -> !title.original()).thenComparing(MovieTitle::ordering))
+                .forEach(title -> {
+                    String words = SearchText.wordList(title.title());
+                    for (String prefix : SearchText.prefixes(title.title())) {
+                        if (own.contains(prefix)) {
+                            continue;
+                        }
+                        SearchEntry first = entries.get(prefix);
+                        entries.put(prefix, first == null
+                                ? new SearchEntry(id, prefix, title.title(), titles.year(), words,
+                                        rank(title.title(), votes, id), null, null, null, null)
+                                : first.words().contains(words) ? first
+                                : new SearchEntry(id, prefix, first.name(), first.year(), first.words() + words, first.rank(),
+                                        null, null, null, null));
+                    }
+                });
+        return entries.values().stream().map(TableModel.TITLE_WORD::encode).toList();
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.moviegraph.catalog.ItemRef;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.MovieTitle;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Records;
@@ -158,6 +159,16 @@ public final class TableModel {
             .estimatedBytes(256);
 
     /**
+     * A title the movie is known by in a region or language, first in the movie's item collection in the
+     * table and in lsi1 ({@code #} sorts before every other key there): a movie with its titles is one Query
+     * of lsi1 (through its awards and crew, short lists), and no read of the movie's other lists, in either
+     * order, passes through its titles ({@code CollectionShapesTest}).
+     */
+    public static final Entity<MovieTitle> MOVIE_TITLE = Entity.of("movieTitle", MovieTitle.class)
+            .key(PK, "mov#{movieId}").key(SK, "#title#{ordering:pad}").key(LSI1_SK, "#title#{ordering:pad}")
+            .estimatedBytes(256);
+
+    /**
      * One prefix of one word of a movie's title or a person's name, in the owner's item collection (so
      * deleting a movie deletes its entries), and in the two search indexes under that prefix, ranked by
      * {@code rank} (see {@link SearchEntries#rank}). It carries what a result list shows, so a page of results is
@@ -167,17 +178,30 @@ public final class TableModel {
                               String knownForId, String knownForTitle, Integer knownForYear, Integer knownForVotes) {
     }
 
-    // Entries derived from a movie or person sort after every other item of its collection (xl#, then
-    // xw#), so readers of the collection stop before them (Access.WHOLE_COLLECTION).
-    public static final Entity<SearchEntry> MOVIE_WORD = Entity.of("movieWord", SearchEntry.class)
-            .store("id", "movieId").store("rank", RANK)
-            .key(PK, "mov#{movieId}").key(SK, "xw#{prefix}")
-            .key(GSI4_PK, "srch#{prefix}").key(GSI5_PK, "srch#mov#{prefix}")
-            .omit("knownForId").omit("knownForTitle").omit("knownForYear").omit("knownForVotes")
-            .estimatedBytes(256);
+    // Entries derived from a movie or person sort after every other item of its collection (xa#, xl#,
+    // then xw#), so readers of the collection stop before them (Access.WHOLE_COLLECTION).
+    public static final Entity<SearchEntry> MOVIE_WORD = movieSearchEntry("movieWord", "xw#{prefix}");
+
+    /**
+     * One prefix of a word of a movie's other titles that its own title lacks, under the same search keys as
+     * the movie's words (so "verurteilten" finds The Shawshank Redemption), showing that title; with the
+     * movie's words at the end of its collection ({@code xa#}), derived whole from its titles
+     * ({@link SearchEntries#of(MovieTitle.OfMovie)}).
+     */
+    public static final Entity<SearchEntry> TITLE_WORD = movieSearchEntry("titleWord", "xa#{prefix}");
+
+    /** A movie's search entry under {@code sortKey} in its collection, findable by prefix in both search indexes. */
+    private static Entity<SearchEntry> movieSearchEntry(String type, String sortKey) {
+        return Entity.of(type, SearchEntry.class)
+                .store("id", "movieId").store("rank", RANK)
+                .key(PK, "mov#{movieId}").key(SK, sortKey)
+                .key(GSI4_PK, "srch#{prefix}").key(GSI5_PK, "srch#mov#{prefix}")
+                .omit("knownForId").omit("knownForTitle").omit("knownForYear").omit("knownForVotes")
+                .estimatedBytes(256);
+    }
 
     /** The entries a search for movies reads: every entity whose entries find a movie. */
-    public static final List<Entity<SearchEntry>> MOVIE_SEARCH = List.of(MOVIE_WORD);
+    public static final List<Entity<SearchEntry>> MOVIE_SEARCH = List.of(MOVIE_WORD, TITLE_WORD);
 
     public static final Entity<SearchEntry> PERSON_WORD = Entity.of("personWord", SearchEntry.class)
             .store("id", "personId").store("rank", RANK)
@@ -298,7 +322,7 @@ public final class TableModel {
             .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
 
     static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
-            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, TOP_LIST, META, IMPORT, LEASE, CHANGE, CHANGE_TICKET, PERSISTED_QUERY));
+            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_TITLE, MOVIE_WORD, TITLE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, TOP_LIST, META, IMPORT, LEASE, CHANGE, CHANGE_TICKET, PERSISTED_QUERY));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));

@@ -19,6 +19,7 @@ import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.MovieList;
+import dev.moviegraph.catalog.MovieTitle;
 import dev.moviegraph.catalog.Page;
 import dev.moviegraph.catalog.PageRequest;
 import dev.moviegraph.catalog.Paged;
@@ -85,7 +86,8 @@ public final class CatalogWiring {
             ListField.all("directors", Part.DIRECTORS),
             ListField.all("writers", Part.WRITERS),
             ListField.months("streamTotals", Part.TOTALS),
-            ListField.all("awards", Part.MOVIE_AWARDS));
+            ListField.all("awards", Part.MOVIE_AWARDS),
+            ListField.all("titles", Part.TITLES).where("region", MovieTitle.class, MovieTitle::region));
     private static final List<ListField> PERSON_LISTS = List.of(
             ListField.page("movies", Part.ACTED),
             ListField.page("directed", Part.DIRECTED),
@@ -189,6 +191,9 @@ public final class CatalogWiring {
         connection("AwardConnection", "AwardEdge", false, PARENT_ITEM, CatalogWiring::edgeNode);
         for (String name : List.of("award", "category", "year", "won")) {
             field("Award", name, PARENT_ITEM, null);
+        }
+        for (String name : List.of("title", "region", "language", "types", "attributes", "original")) {
+            field("MovieTitle", name, PARENT_ITEM, null);
         }
         field("Award", "person", PARENT_ITEM, env -> {
             Award award = env.getSource();

@@ -121,8 +121,8 @@ class ItemCollectionTest {
         List<String> described = TableModel.accessPatterns().stream()
                 .filter(pattern -> pattern.name().endsWith("_LSI1") || pattern.name().startsWith("PERSON_COLLECTION"))
                 .map(pattern -> pattern.name() + ": " + pattern.keyTemplate()).toList();
-        assertTrue(described.contains("MOVIE_COLLECTION_LSI1: pk = mov#{movieId} AND lsi1sk BETWEEN aw# AND movie#cast#~"
-                + " (MOVIE_AWARDS, DIRECTORS, WRITERS, MOVIE, CAST)"), described.toString());
+        assertTrue(described.contains("MOVIE_COLLECTION_LSI1: pk = mov#{movieId} AND lsi1sk BETWEEN #title# AND movie#cast#~"
+                + " (TITLES, MOVIE_AWARDS, DIRECTORS, WRITERS, MOVIE, CAST)"), described.toString());
         assertTrue(described.contains("PERSON_COLLECTION_GSI3: gsi3pk = per#{personId} AND gsi3sk BETWEEN #award# AND wri#~"
                 + " (PERSON_AWARDS, PERSON, ACTED, DIRECTED, WROTE)"), described.toString());
     }
