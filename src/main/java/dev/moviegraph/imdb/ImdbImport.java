@@ -7,6 +7,7 @@ import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.RankedPerson;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.MovieTitle;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Role;
@@ -44,7 +45,7 @@ import java.util.function.Function;
  * filter, and each kept title's title and year), {@code referenced} (title.principals and title.crew:
  * who the kept titles credit, and their crew), {@code people} (name.basics: the person items),
  * {@code cast} (title.principals again: cast credits), {@code crew} (director and writer credits),
- * {@code movies} (title.basics a last time: the movie items) and, when the table held an earlier
+ * {@code akas} (title.akas, when there: the titles each kept title is known by elsewhere), {@code movies} (title.basics a last time: the movie items) and, when the table held an earlier
  * import, {@code reconcile}. Every copy a credit carries comes from what this import holds in memory,
  * so it is true at the end whatever order the files list their rows in; and a movie item is written
  * only after all of its credits, so a movie never shows half its cast.
@@ -69,7 +70,7 @@ public final class ImdbImport {
     static final int IN_FLIGHT = 2;
     private static final Set<String> CAST_CATEGORIES = Set.of("actor", "actress", "self");
     private static final List<String> PHASES = List.of("titles", "ratings", "kept", "referenced", "people", "cast", "crew",
-            "movies", "reconcile");
+            "akas", "movies", "reconcile");
     /** Movies reconciled at a time, in parallel, between checkpoints. */
     private static final int RECONCILE_CHUNK = 256;
     private static final int RECONCILE_THREADS = 16;
@@ -161,12 +162,14 @@ public final class ImdbImport {
         Path nameBasics = required(NameBasicsParser.FILE_NAME);
         Optional<Path> ratingsFile = optional(TitleRatingsParser.FILE_NAME);
         Optional<Path> crewFile = optional(TitleCrewParser.FILE_NAME);
+        Optional<Path> akasFile = optional(TitleAkasParser.FILE_NAME);
         if (options.minVotes() > 0 && ratingsFile.isEmpty()) {
             throw new IllegalArgumentException("--min-votes needs " + TitleRatingsParser.FILE_NAME + " in " + options.dir());
         }
         List<Path> files = new ArrayList<>(List.of(basics, principals, nameBasics));
         ratingsFile.ifPresent(files::add);
         crewFile.ifPresent(files::add);
+        akasFile.ifPresent(files::add);
         runArguments = arguments(files, ImdbImport::stamp);
         Optional<ImportCheckpoint> saved = target.checkpoint(NAME);
         // A checkpoint saved by a version that stamped files by modification time is this import too, if
@@ -189,6 +192,7 @@ public final class ImdbImport {
         people(nameBasics);
         cast(principals);
         crew();
+        akasFile.ifPresent(this::akas);
         movies(basics);
         if (update) {
             reconcile();
@@ -231,6 +235,39 @@ public final class ImdbImport {
             }
         });
         candidates.clear();
+    }
+
+    /**
+     * The titles each kept title is known by (title.akas), before the movie items, with the search entries
+     * that find a movie by them. A title's rows come together in the file, as IMDb publishes it: each
+     * title's are written as one record, when the next title's first row (or the end) is read.
+     */
+    private void akas(Path file) {
+        List<AkaRow> group = new ArrayList<>();
+        read(file, new TitleAkasParser(), "akas", (row, line) -> {
+            List<? extends Record> done = null;
+            if (!group.isEmpty() && !group.get(0).titleId().equals(row.titleId())) {
+                done = titlesOf(group);
+                group.clear();
+            }
+            if (kept.containsKey(row.titleId())) {
+                group.add(row);
+            }
+            return done;
+        }, () -> titlesOf(group));
+    }
+
+    /** A kept title's titles as one record, with its own title, year and votes for their search entries. */
+    private List<? extends Record> titlesOf(List<AkaRow> rows) {
+        if (rows.isEmpty()) {
+            return null;
+        }
+        MovieId movie = MovieId.of(rows.get(0).titleId());
+        TitleCopy copy = kept.get(movie.value());
+        RatingRow rating = ratings.get(movie.value());
+        return List.of(new MovieTitle.OfMovie(movie, copy.title(), copy.year(), rating == null ? null : rating.numVotes(),
+                rows.stream().map(row -> new MovieTitle(movie, row.ordering(), row.title(), row.region(), row.language(),
+                        row.types(), row.attributes(), row.original())).toList()));
     }
 
     /**
@@ -476,6 +513,17 @@ public final class ImdbImport {
     }
 
     private <T> void read(Path file, RowParser<T> parser, String phase, boolean writes, Writer<T> writer) {
+        read(file, parser, phase, writes, writer, () -> null);
+    }
+
+    /** A write phase whose last records come once the file is read ({@code atEnd}: the last title's titles). */
+    private <T> void read(Path file, RowParser<T> parser, String phase, Writer<T> writer,
+                          java.util.function.Supplier<List<? extends Record>> atEnd) {
+        read(file, parser, phase, true, writer, atEnd);
+    }
+
+    private <T> void read(Path file, RowParser<T> parser, String phase, boolean writes, Writer<T> writer,
+                          java.util.function.Supplier<List<? extends Record>> atEnd) {
         long done = writes ? resumeLine(phase) : 0;
         Chunk chunk = new Chunk();
         try (ImdbReader<T> reader = ImdbReader.open(file, parser)) {
@@ -502,6 +550,10 @@ public final class ImdbImport {
                 progress.tick(line, reader.bytesRead());
             }
             if (writes) {
+                List<? extends Record> last = atEnd.get();
+                if (last != null && reader.lineNumber() > done) {
+                    last.forEach(chunk::add);
+                }
                 flush(chunk, phase, reader.lineNumber());
                 settle(0);
             }
@@ -520,6 +572,9 @@ public final class ImdbImport {
         }
         if (parser instanceof TitleRatingsParser) {
             return PHASES.indexOf("ratings");
+        }
+        if (parser instanceof TitleAkasParser) {
+            return PHASES.indexOf("akas");
         }
         return PHASES.indexOf("people");
     }
