@@ -1,4 +1,4 @@
-import dev.moviegraph.dynamo.DynamoClients;
+import dev.moviegraph.dynamo.client.DynamoClients;
 
 import java.lang.management.ManagementFactory;
 import java.net.URI;
