@@ -16,4 +16,19 @@ public record Credit(MovieId movieId, PersonId personId, Role role, String movie
     public Credit {
         characters = characters == null ? List.of() : List.copyOf(characters);
     }
+
+    /**
+     * Where a crew credit of {@code person} goes among the movie's credits in that role: the place it has when
+     * it is credited again, else after the last one (at most {@link Writes#MAX_BILLING}).
+     */
+    public static int crewPosition(java.util.Collection<Credit> sameRole, PersonId person) {
+        int last = 0;
+        for (Credit credit : sameRole) {
+            if (credit.personId().equals(person) && credit.position() != null) {
+                return credit.position();
+            }
+            last = Math.max(last, credit.position() == null ? 0 : credit.position());
+        }
+        return Math.min(last + 1, Writes.MAX_BILLING);
+    }
 }

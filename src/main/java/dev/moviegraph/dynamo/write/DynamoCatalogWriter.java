@@ -20,7 +20,6 @@ import dev.moviegraph.catalog.StoreUnavailableException;
 import dev.moviegraph.catalog.StreamReceipt;
 import dev.moviegraph.catalog.StreamRecord;
 import dev.moviegraph.catalog.TotalsMode;
-import dev.moviegraph.catalog.Writes;
 import dev.moviegraph.dynamo.client.Batches;
 import dev.moviegraph.dynamo.client.Call;
 import dev.moviegraph.dynamo.client.Queries;
@@ -401,20 +400,12 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         return deleteOfType(context, Access.REMOVE_AWARD, entity.keyFromFields(Records.components(award)), entity.type());
     }
 
-    /** A crew credit keeps its place when it is credited again, else goes after the role's last one. */
+    /** A crew credit's place ({@link Credit#crewPosition}) among the movie's credits in the role, read consistently. */
     private int nextPosition(CallContext context, MovieId movieId, PersonId personId, Role role) {
         Entity<Credit> entity = TableModel.credits(role);
-        int last = 0;
-        for (Map<String, AttributeValue> item : collection(context, movieId, false)) {
-            if (TableModel.is(item, entity)) {
-                Credit credit = entity.decode(item);
-                if (credit.personId().equals(personId) && credit.position() != null) {
-                    return credit.position();
-                }
-                last = Math.max(last, credit.position() == null ? 0 : credit.position());
-            }
-        }
-        return Math.min(last + 1, Writes.MAX_BILLING);
+        List<Credit> sameRole = collection(context, movieId, false).stream()
+                .filter(item -> TableModel.is(item, entity)).map(entity::decode).toList();
+        return Credit.crewPosition(sameRole, personId);
     }
 
     @Override
