@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * IMDb's title.akas through the real {@code import} command and the real server: each kept movie's titles
  * in its collection (the original kept, marked), by region on demand, and search finding the movie by a
- * local title; a bad row is skipped and counted, a title not kept writes nothing.
+ * local title, and again after a rename; a bad row is skipped and counted, a title not kept writes nothing.
  */
 class AkasImportTest {
     private static final String AMELIE = "tt0211915";
@@ -106,7 +106,21 @@ class AkasImportTest {
             JsonNode series = graphql.query("{ search(query: \"eine serie\") { edges { node { __typename } } } }")
                     .data().path("search").path("edges");
             assertEquals(0, series.size(), "a title not kept writes no titles: " + series);
+
+            // A rename derives the titles' entries again: "destin" is now the movie's own word (found once),
+            // "amelie" only its other titles' (still found).
+            assertTrue(graphql.query("mutation { putMovie(input: {id: \"" + AMELIE + "\", title: \"Le Destin\", year: 2001})"
+                    + " { id } }").errors().isMissingNode());
+            assertEquals(List.of(AMELIE), hits(graphql, "destin"), "found once, by its own title");
+            assertEquals(List.of(AMELIE), hits(graphql, "amelie"), "found by its other titles");
         }
+    }
+
+    private static List<String> hits(GraphQLClient graphql, String query) {
+        List<String> ids = new ArrayList<>();
+        graphql.query("{ search(query: \"" + query + "\", types: [MOVIE]) { edges { node { ... on Movie { id } } } } }")
+                .data().path("search").path("edges").forEach(edge -> ids.add(edge.path("node").path("id").asText()));
+        return ids;
     }
 
     private static String firstHit(GraphQLClient graphql, String query) {

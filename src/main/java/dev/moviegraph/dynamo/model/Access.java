@@ -200,7 +200,8 @@ public enum Access implements CallPattern {
 
     /** What {@link #MOVIE_COPIES} can start or end at: the entities putMovie reads, in sort-key order. */
     private static List<Entity<?>> copyHolders() {
-        return concat(TableModel.CREDITS, List.of(TableModel.TOTAL, TableModel.MOVIE_LIST, TableModel.MOVIE_WORD));
+        return concat(concat(List.of(TableModel.MOVIE_TITLE), TableModel.CREDITS),
+                List.of(TableModel.TOTAL, TableModel.TITLE_WORD, TableModel.MOVIE_LIST, TableModel.MOVIE_WORD));
     }
 
     private static List<Entity<?>> concat(List<? extends Entity<?>> first, List<? extends Entity<?>> second) {

@@ -369,6 +369,12 @@ public final class TableModel {
     }
 
     /**
+     * What a movie's write reads to derive its entries again: its search and list entries, and its other
+     * titles with their search entries (which depend on its own title).
+     */
+    public static final List<Entity<?>> MOVIE_DERIVED = List.of(MOVIE_WORD, MOVIE_LIST, MOVIE_TITLE, TITLE_WORD);
+
+    /**
      * The sort-key ranges of a movie's collection that {@code putMovie} reads, one Query each: the items
      * that copy one of the movie's {@code changed} attributes, its credits (whose people it re-ranks) and
      * its search and list entries (which it replaces). An entity that copies the movie but none of what
@@ -387,7 +393,7 @@ public final class TableModel {
         String to = null;
         for (Entity<?> entity : collection) {
             List<Entity.Copy> copies = entity.copies().stream().filter(copy -> copy.source() == MOVIE).toList();
-            boolean read = CREDITS.contains(entity) || entity == MOVIE_WORD || entity == MOVIE_LIST
+            boolean read = CREDITS.contains(entity) || MOVIE_DERIVED.contains(entity)
                     || copies.stream().anyMatch(copy -> copy.attributes().values().stream().anyMatch(changed::contains));
             String prefix = entity.template(SK).prefix();
             if (read) {

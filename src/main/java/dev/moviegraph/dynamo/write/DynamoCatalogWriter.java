@@ -9,6 +9,7 @@ import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.MovieTitle;
 import dev.moviegraph.catalog.NotFoundException;
 import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Person;
@@ -125,6 +126,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             Map<String, Object> values = TableModel.MOVIE.values(movie);
             List<TransactWriteItem> copies = new ArrayList<>();
             List<Map<String, AttributeValue>> entries = new ArrayList<>();
+            List<Map<String, AttributeValue>> titleEntries = new ArrayList<>();
+            List<MovieTitle> titles = new ArrayList<>();
             Set<PersonId> credited = new LinkedHashSet<>();
             Set<YearMonth> retitled = new java.util.TreeSet<>();
             for (Map<String, AttributeValue> copy : copiesOf(context, current, movie)) {
@@ -137,10 +140,17 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                 }
                 if (TableModel.is(copy, TableModel.MOVIE_WORD) || TableModel.is(copy, TableModel.MOVIE_LIST)) {
                     entries.add(copy);
+                } else if (TableModel.is(copy, TableModel.TITLE_WORD)) {
+                    titleEntries.add(copy);
+                } else if (TableModel.is(copy, TableModel.MOVIE_TITLE)) {
+                    titles.add(TableModel.MOVIE_TITLE.decode(copy));
                 }
             }
             transactInChunks(context, Access.PUT_MOVIE, put(item, versionCondition(current)), copies);
             replaceSearchEntries(context, Access.PUT_MOVIE, entries, SearchEntries.of(movie));
+            // Its other titles' entries index the words its own title lacks: derived again from the new title.
+            replaceSearchEntries(context, Access.PUT_MOVIE, titleEntries, titles.isEmpty() ? List.of()
+                    : SearchEntries.of(new MovieTitle.OfMovie(movie.id(), movie.title(), movie.year(), movie.numVotes(), titles)));
             // The lists that show it keep its title too (a GetItem each, and a PutItem where it is listed).
             retitled.forEach(month -> topLists.retitle(month, movie.id(), movie.title(), context));
             if (current != null && !current.isEmpty() && !knownForOf(TableModel.MOVIE.decode(current)).equals(knownForOf(movie))) {
