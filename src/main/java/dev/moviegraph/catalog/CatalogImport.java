@@ -41,10 +41,12 @@ public interface CatalogImport {
 
     /**
      * After a re-import of {@code movie}: deletes the credits the new release no longer has (any not in
-     * {@code credits}) and the search entries of an earlier title, and makes the movie's monthly totals copy
-     * {@code title}, leaving their counts as they are. Returns the number of items it changed.
+     * {@code credits}), the search entries of an earlier title, and the other titles it no longer has (any
+     * whose ordering is not in {@code titles}, with their search entries; {@code null} when the import read
+     * no title.akas, which leaves them), and makes the movie's monthly totals copy {@code title}, leaving their
+     * counts as they are. Returns the number of items it changed.
      */
-    int reconcile(MovieId movie, Set<CreditKey> credits, String title);
+    int reconcile(MovieId movie, Set<CreditKey> credits, String title, Set<Integer> titles);
 
     /**
      * After a re-import of {@code person}: deletes the search entries of a name the person no longer has

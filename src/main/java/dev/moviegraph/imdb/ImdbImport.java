@@ -118,6 +118,8 @@ public final class ImdbImport {
     private String runArguments;
     /** Whether this import runs over a catalog an earlier one wrote (a newer IMDb release, other filters). */
     private boolean update;
+    /** In an update with title.akas, the other titles (orderings) this import has for each kept title; null without it. */
+    private Map<String, Set<Integer>> titleOrderings;
     /** In an update, the credits this import has for each kept title: any other is deleted. */
     private final Map<String, Set<CatalogImport.CreditKey>> creditsOf = new HashMap<>();
     private long rowsRead;
@@ -243,6 +245,7 @@ public final class ImdbImport {
      * title's are written as one record, when the next title's first row (or the end) is read.
      */
     private void akas(Path file) {
+        titleOrderings = new HashMap<>();
         List<AkaRow> group = new ArrayList<>();
         read(file, new TitleAkasParser(), "akas", (row, line) -> {
             List<? extends Record> done = null;
@@ -263,6 +266,9 @@ public final class ImdbImport {
             return null;
         }
         MovieId movie = MovieId.of(rows.get(0).titleId());
+        if (update) {
+            titleOrderings.put(movie.value(), rows.stream().map(AkaRow::ordering).collect(java.util.stream.Collectors.toSet()));
+        }
         TitleCopy copy = kept.get(movie.value());
         RatingRow rating = ratings.get(movie.value());
         return List.of(new MovieTitle.OfMovie(movie, copy.title(), copy.year(), rating == null ? null : rating.numVotes(),
@@ -474,7 +480,8 @@ public final class ImdbImport {
                 List<java.util.concurrent.Future<Integer>> running = new ArrayList<>();
                 for (String id : ids.subList(from, to)) {
                     running.add(pool.submit(() -> kept.containsKey(id)
-                            ? target.reconcile(MovieId.of(id), creditsOf.getOrDefault(id, Set.of()), kept.get(id).title())
+                            ? target.reconcile(MovieId.of(id), creditsOf.getOrDefault(id, Set.of()), kept.get(id).title(),
+                                    titleOrderings == null ? null : titleOrderings.getOrDefault(id, Set.of()))
                             : target.reconcilePerson(PersonId.of(id), names.get(id))));
                 }
                 for (java.util.concurrent.Future<Integer> result : running) {

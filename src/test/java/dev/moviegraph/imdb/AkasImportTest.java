@@ -116,6 +116,30 @@ class AkasImportTest {
         }
     }
 
+    @Test
+    void aNewerTitleAkasReplacesTheTitlesItDropped() throws IOException {
+        fixture();
+        AppConfig config = AppConfig.fromEnvironment(Map.of("DYNAMODB_DATA_DIR", data.toString(), "PORT", "0"));
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        Import.run(config, List.of(files.toString()), quiet);
+        // The next release: Shawshank's French title is gone, a Japanese one is new.
+        ImdbFixture.write(files, TitleAkasParser.FILE_NAME, String.join("\t", TitleAkasParser.COLUMNS),
+                line(SHAWSHANK, "1", "The Shawshank Redemption", N, N, "original", N, "1"),
+                line(SHAWSHANK, "2", "Die Verurteilten", "DE", N, "imdbDisplay", N, "0"),
+                line(SHAWSHANK, "4", "Shôshanku no sora ni", "JP", "ja", "imdbDisplay", N, "0"),
+                line(AMELIE, "1", "Le fabuleux destin d'Amélie Poulain", N, N, "original", N, "1"));
+        Import.run(config, List.of(files.toString()), quiet);
+
+        try (Moviegraph server = Moviegraph.start(config, List.of())) {
+            GraphQLClient graphql = new GraphQLClient(server.port());
+            assertEquals(List.of("The Shawshank Redemption", "Die Verurteilten", "Shôshanku no sora ni"),
+                    texts(graphql.query("{ movie(id: \"" + SHAWSHANK + "\") { titles { title } } }").data().path("movie").path("titles")));
+            assertEquals(List.of(), hits(graphql, "evades"), "a dropped title's words find nothing");
+            assertEquals(List.of(), hits(graphql, "fabelhafte"));
+            assertEquals(List.of(SHAWSHANK), hits(graphql, "shoshanku"));
+        }
+    }
+
     private static List<String> hits(GraphQLClient graphql, String query) {
         List<String> ids = new ArrayList<>();
         graphql.query("{ search(query: \"" + query + "\", types: [MOVIE]) { edges { node { ... on Movie { id } } } } }")

@@ -460,8 +460,8 @@ class ImportCommandTest {
         }
 
         @Override
-        public int reconcile(dev.moviegraph.catalog.MovieId movie, Set<CreditKey> credits, String title) {
-            return target.reconcile(movie, credits, title);
+        public int reconcile(dev.moviegraph.catalog.MovieId movie, Set<CreditKey> credits, String title, Set<Integer> titles) {
+            return target.reconcile(movie, credits, title, titles);
         }
 
         @Override

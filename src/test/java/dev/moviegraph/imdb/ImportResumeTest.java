@@ -192,7 +192,7 @@ class ImportResumeTest {
         }
 
         @Override
-        public int reconcile(MovieId movie, Set<CreditKey> credits, String title) {
+        public int reconcile(MovieId movie, Set<CreditKey> credits, String title, Set<Integer> titles) {
             return 0;
         }
 

@@ -5,6 +5,8 @@ import dev.moviegraph.catalog.CatalogImport;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.MovieTitle;
+import dev.moviegraph.catalog.Records;
 import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.dynamo.client.Batches;
 import dev.moviegraph.dynamo.client.DynamoClients;
@@ -147,7 +149,7 @@ public final class DynamoCatalogImport implements CatalogImport {
     }
 
     @Override
-    public int reconcile(MovieId movie, Set<CreditKey> credits, String title) {
+    public int reconcile(MovieId movie, Set<CreditKey> credits, String title, Set<Integer> titles) {
         QueryRequest query = Access.ENTIRE_COLLECTION.query(table, Map.of("movieId", movie))
                 .consistentRead(true).build();
         List<Map<String, AttributeValue>> collection = Queries.all(client, CallContext.NONE, Access.ENTIRE_COLLECTION,
@@ -158,14 +160,24 @@ public final class DynamoCatalogImport implements CatalogImport {
         collection.stream().filter(item -> TableModel.is(item, TableModel.MOVIE)).findFirst()
                 .ifPresent(item -> SearchEntries.of(TableModel.MOVIE.decode(item))
                         .forEach(entry -> kept.add(TableModel.keyOf(entry))));
+        // The other titles this import has, and the entries they derive with the title it wrote.
+        List<MovieTitle> others = titles == null ? List.of() : collection.stream()
+                .filter(item -> TableModel.is(item, TableModel.MOVIE_TITLE)).map(TableModel.MOVIE_TITLE::decode)
+                .filter(other -> titles.contains(other.ordering())).toList();
+        others.forEach(other -> kept.add(TableModel.MOVIE_TITLE.key(Records.components(other))));
+        if (!others.isEmpty()) {
+            SearchEntries.of(new MovieTitle.OfMovie(movie, title, null, null, others))
+                    .forEach(entry -> kept.add(TableModel.keyOf(entry)));
+        }
         List<WriteRequest> deletes = new ArrayList<>();
         List<CompletableFuture<?>> updates = new ArrayList<>();
         List<java.time.YearMonth> retitled = new ArrayList<>();
         for (Map<String, AttributeValue> item : collection) {
             Map<String, AttributeValue> key = TableModel.keyOf(item);
-            boolean credit = TableModel.CREDITS.stream().anyMatch(entity -> TableModel.is(item, entity))
-                    || TableModel.is(item, TableModel.MOVIE_WORD) || TableModel.is(item, TableModel.MOVIE_LIST);
-            if (credit && !kept.contains(key)) {
+            boolean reconciled = TableModel.CREDITS.stream().anyMatch(entity -> TableModel.is(item, entity))
+                    || TableModel.is(item, TableModel.MOVIE_WORD) || TableModel.is(item, TableModel.MOVIE_LIST)
+                    || titles != null && (TableModel.is(item, TableModel.MOVIE_TITLE) || TableModel.is(item, TableModel.TITLE_WORD));
+            if (reconciled && !kept.contains(key)) {
                 deletes.add(WriteRequest.builder().deleteRequest(delete -> delete.key(key)).build());
             } else if (TableModel.is(item, TableModel.TOTAL)) {
                 Entity.Copy copy = TableModel.TOTAL.copies().get(0);
