@@ -1,0 +1,124 @@
+package dev.moviegraph.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.moviegraph.engine.api.BatchApi;
+import dev.moviegraph.engine.api.ItemApi;
+import dev.moviegraph.engine.api.ReadApi;
+import dev.moviegraph.engine.api.TableApi;
+import dev.moviegraph.engine.api.Throughput;
+import dev.moviegraph.engine.api.TransactApi;
+import dev.moviegraph.engine.capacity.PartitionLimits;
+import dev.moviegraph.engine.http.EngineHttp;
+import dev.moviegraph.engine.store.Journal;
+import dev.moviegraph.engine.stream.Streams;
+import dev.moviegraph.engine.table.ChangeListener;
+import dev.moviegraph.engine.table.Tables;
+import dev.moviegraph.engine.ttl.TimeToLive;
+
+import java.net.URI;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+
+/**
+ * A DynamoDB-compatible engine: tables, indexes, streams and time to live in this process, served over
+ * DynamoDB's own HTTP protocol, in memory or durable in a folder. This is its one handle: start it,
+ * read its endpoint, close it.
+ */
+public final class Engine implements AutoCloseable {
+    private final EngineHttp http;
+    private final TimeToLive timeToLive;
+    private final Journal journal;
+    private final ExecutorService background;
+
+    private Engine(EngineHttp http, TimeToLive timeToLive, Journal journal, ExecutorService background) {
+        this.http = http;
+        this.timeToLive = timeToLive;
+        this.journal = journal;
+        this.background = background;
+    }
+
+    public static Engine start(EngineOptions options) {
+        Clock clock = Clock.systemUTC();
+        Streams streams = new Streams(new Streams.StreamSettings(options.shardPeriod(), options.streamRetention(),
+                java.time.Duration.ofMinutes(15)), clock, options.region());
+        Journal journal = Journal.open(options.dataDir(),
+                Journal.Options.defaults().withStreamRetention(options.streamRetention()));
+        // streams make a change's record and the journal records it with that record's number, in one step
+        ChangeListener listener = journal.listener(streams);
+        Tables tables = new Tables(listener);
+        ExecutorService background = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "engine-background");
+            thread.setDaemon(true);
+            return thread;
+        });
+        TableApi tableApi = new TableApi(tables, streams, options.region(), clock, background, journal::declared,
+                journal::deleted);
+        journal.replay(tables, streams);
+        PartitionLimits limits = options.partitionLimits() ? new PartitionLimits(clock, options.region()) : null;
+        Throughput throughput = limits != null ? limits : Throughput.UNLIMITED;
+        ItemApi items = new ItemApi(tables, throughput);
+        ReadApi reads = new ReadApi(tables, throughput);
+        BatchApi batches = new BatchApi(tables, throughput);
+        TransactApi transactions = new TransactApi(tables, limits != null ? limits.transactional() : throughput);
+        Map<String, Function<JsonNode, ObjectNode>> operations = new HashMap<>();
+        String dynamo = "DynamoDB_20120810.";
+        operations.put(dynamo + "CreateTable", tableApi::createTable);
+        operations.put(dynamo + "DescribeTable", tableApi::describeTable);
+        operations.put(dynamo + "UpdateTable", tableApi::updateTable);
+        operations.put(dynamo + "DeleteTable", tableApi::deleteTable);
+        operations.put(dynamo + "ListTables", tableApi::listTables);
+        operations.put(dynamo + "UpdateTimeToLive", tableApi::updateTimeToLive);
+        operations.put(dynamo + "DescribeTimeToLive", tableApi::describeTimeToLive);
+        operations.put(dynamo + "GetItem", items::getItem);
+        operations.put(dynamo + "PutItem", items::putItem);
+        operations.put(dynamo + "UpdateItem", items::updateItem);
+        operations.put(dynamo + "DeleteItem", items::deleteItem);
+        operations.put(dynamo + "Query", reads::query);
+        operations.put(dynamo + "Scan", reads::scan);
+        operations.put(dynamo + "BatchGetItem", batches::batchGetItem);
+        operations.put(dynamo + "BatchWriteItem", batches::batchWriteItem);
+        operations.put(dynamo + "TransactWriteItems", transactions::transactWriteItems);
+        operations.put(dynamo + "TransactGetItems", transactions::transactGetItems);
+        String stream = "DynamoDBStreams_20120810.";
+        operations.put(stream + "ListStreams", streams::listStreams);
+        operations.put(stream + "DescribeStream", streams::describeStream);
+        operations.put(stream + "GetShardIterator", streams::getShardIterator);
+        operations.put(stream + "GetRecords", streams::getRecords);
+        if (limits != null) {
+            operations.put(PartitionLimits.DESCRIBE_USAGE, limits::describeUsage);
+            operations.put(PartitionLimits.START_SECOND, limits::startSecond);
+        }
+        TimeToLive ttl = new TimeToLive(tables, options.ttlSweep(), clock);
+        ttl.start();
+        EngineHttp http = new EngineHttp(options.host(), options.port(), Map.copyOf(operations)::get, new ObjectMapper());
+        return new Engine(http, ttl, journal, background);
+    }
+
+    public int port() {
+        return http.port();
+    }
+
+    /** Where clients send requests: http://host:port. */
+    public URI endpoint() {
+        String host = http.address().getHostString();
+        return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port());
+    }
+
+    @Override
+    public void close() {
+        try {
+            http.close();
+        } finally {
+            timeToLive.close();
+            background.shutdownNow();
+            journal.close();
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.moviegraph.engine.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.moviegraph.engine.error.ApiException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Reading a request's members, with DynamoDB's validation messages for missing or ill-typed ones. */
+final class Fields {
+    private Fields() {
+    }
+
+    static String text(JsonNode request, String name) {
+        JsonNode node = request.get(name);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isTextual()) {
+            throw ApiException.serialization("Unexpected value type in payload for " + name);
+        }
+        return node.textValue();
+    }
+
+    static String required(JsonNode request, String name, String constraintName) {
+        String value = text(request, name);
+        if (value == null) {
+            throw ApiException.validation("1 validation error detected: Value null at '" + constraintName
+                    + "' failed to satisfy constraint: Member must not be null");
+        }
+        return value;
+    }
+
+    static boolean bool(JsonNode request, String name) {
+        JsonNode node = request.get(name);
+        return node != null && node.asBoolean(false);
+    }
+
+    static Integer integer(JsonNode request, String name) {
+        JsonNode node = request.get(name);
+        return node == null || node.isNull() ? null : node.asInt();
+    }
+
+    static Map<String, String> names(JsonNode request) {
+        JsonNode node = request.get("ExpressionAttributeNames");
+        if (node == null || node.isNull()) {
+            return Map.of();
+        }
+        Map<String, String> names = new LinkedHashMap<>();
+        node.fields().forEachRemaining(field -> names.put(field.getKey(), field.getValue().asText()));
+        return names;
+    }
+
+    /** Refuses the legacy parameters, which the engine does not take: expressions replace them. */
+    static void refuseLegacy(JsonNode request, String... names) {
+        for (String name : names) {
+            if (request.has(name)) {
+                throw ApiException.validation("The legacy parameter " + name + " is not supported by this engine;"
+                        + " use the expression parameters (ConditionExpression, UpdateExpression, KeyConditionExpression,"
+                        + " FilterExpression, ProjectionExpression) instead");
+            }
+        }
+    }
+}

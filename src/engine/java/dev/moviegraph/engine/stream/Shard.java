@@ -1,0 +1,130 @@
+package dev.moviegraph.engine.stream;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * One shard of a stream: its records by sequence number in a map readers walk without locks. Only its
+ * stream (under the stream's lock) adds, trims and closes; the volatile fields publish what it did in an
+ * order readers can rely on: the end is set before the close time, trimmedUpTo before a record is removed.
+ */
+final class Shard {
+    private final String id;
+    private final String parentId;
+    private final long starting;
+    private final Instant opened;
+    private final ConcurrentSkipListMap<Long, ChangeRecord> records = new ConcurrentSkipListMap<>();
+    /** The highest number of a record added (starting - 1 before any). Written under the stream's lock. */
+    private volatile long last;
+    private volatile long ending = -1;
+    private volatile Instant closedAt;
+    /** The highest number trimmed away: positions at or below it are gone. */
+    private volatile long trimmedUpTo;
+
+    Shard(String id, String parentId, long starting, Instant opened) {
+        this.id = id;
+        this.parentId = parentId;
+        this.starting = starting;
+        this.opened = opened;
+        this.last = starting - 1;
+        this.trimmedUpTo = starting - 1;
+    }
+
+    String id() {
+        return id;
+    }
+
+    String parentId() {
+        return parentId;
+    }
+
+    long starting() {
+        return starting;
+    }
+
+    Instant opened() {
+        return opened;
+    }
+
+    /** The end, or -1 while open. */
+    long ending() {
+        return ending;
+    }
+
+    boolean closed() {
+        return closedAt != null;
+    }
+
+    Instant closedAt() {
+        return closedAt;
+    }
+
+    long trimmedUpTo() {
+        return trimmedUpTo;
+    }
+
+    long last() {
+        return last;
+    }
+
+    boolean hasRecords() {
+        return last >= starting;
+    }
+
+    /** When the oldest record still held was made, or null when none is. */
+    Long firstCreatedMillis() {
+        Map.Entry<Long, ChangeRecord> first = records.firstEntry();
+        return first == null ? null : first.getValue().createdMillis();
+    }
+
+    boolean isEmptyNow() {
+        return records.isEmpty();
+    }
+
+    /** Stream's lock held. */
+    void add(ChangeRecord record) {
+        records.put(record.sequence(), record);
+        last = record.sequence();
+    }
+
+    /** Stream's lock held; {@code end} at or above every number of the shard. */
+    void close(long end, Instant at) {
+        ending = end;
+        closedAt = at;
+    }
+
+    /** Drops the records made before {@code horizonMillis}; stream's lock held. */
+    void trim(long horizonMillis) {
+        while (true) {
+            Map.Entry<Long, ChangeRecord> first = records.firstEntry();
+            if (first == null || first.getValue().createdMillis() >= horizonMillis) {
+                return;
+            }
+            trimmedUpTo = first.getKey(); // before the removal: see the class comment
+            records.remove(first.getKey());
+        }
+    }
+
+    /** A page of records from {@code from} on, at most {@code limit} of them and about {@code maxBytes}. */
+    Page read(long from, int limit, long maxBytes) {
+        List<ChangeRecord> page = new ArrayList<>(Math.min(limit, 64));
+        long bytes = 0;
+        boolean cut = false;
+        for (ChangeRecord record : records.tailMap(from, true).values()) {
+            if (page.size() == limit || !page.isEmpty() && bytes + record.sizeBytes() > maxBytes) {
+                cut = true;
+                break;
+            }
+            page.add(record);
+            bytes += record.sizeBytes();
+        }
+        return new Page(page, cut);
+    }
+
+    /** Records read, and whether the limit or the size stopped the read before the shard's records ran out. */
+    record Page(List<ChangeRecord> records, boolean cut) {
+    }
+}

@@ -1,0 +1,212 @@
+package dev.moviegraph.engine.table;
+
+import dev.moviegraph.engine.value.Value;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * A table's rows and its indexes' rows, each in a sorted map that readers walk without locks. Items are
+ * immutable, so a reader sees an item whole, before or after a write. Writers lock the item (by stripe,
+ * {@link ItemLocks}) and keep the indexes in step before they let go, so two writers of one item never
+ * lose an update and writers of other items never wait on each other.
+ */
+public final class Table {
+    private volatile TableSpec spec;
+    private final ConcurrentSkipListMap<RowKey, StoredItem> rows = new ConcurrentSkipListMap<>(RowKey.ORDER);
+    private final Map<String, ConcurrentSkipListMap<RowKey, StoredItem>> indexRows = new ConcurrentHashMap<>();
+    private final ItemLocks locks;
+    private final ChangeListener listener;
+
+    public Table(TableSpec spec, ItemLocks locks, ChangeListener listener) {
+        this.spec = spec;
+        this.locks = locks;
+        this.listener = listener;
+        for (IndexSpec index : spec.indexes()) {
+            indexRows.put(index.name(), new ConcurrentSkipListMap<>(RowKey.ORDER));
+        }
+    }
+
+    public TableSpec spec() {
+        return spec;
+    }
+
+    public String name() {
+        return spec.name();
+    }
+
+    /** Replaces the declaration (indexes added get an empty store; removed ones drop theirs). */
+    public synchronized void respec(TableSpec newSpec) {
+        for (IndexSpec index : newSpec.indexes()) {
+            indexRows.computeIfAbsent(index.name(), name -> new ConcurrentSkipListMap<>(RowKey.ORDER));
+        }
+        indexRows.keySet().removeIf(name -> newSpec.index(name).isEmpty());
+        this.spec = newSpec;
+    }
+
+    public StoredItem get(RowKey key) {
+        return rows.get(key);
+    }
+
+    /** The table's rows in key order. */
+    public NavigableMap<RowKey, StoredItem> rows() {
+        return rows;
+    }
+
+    /** An index's rows in its key order, or null when the table has no such index. */
+    public NavigableMap<RowKey, StoredItem> indexRows(String indexName) {
+        return indexRows.get(indexName);
+    }
+
+    public long itemCount() {
+        return rows.size();
+    }
+
+    public long sizeBytes() {
+        long total = 0;
+        for (StoredItem item : rows.values()) {
+            total += item.size();
+        }
+        return total;
+    }
+
+    public long indexItemCount(String indexName) {
+        NavigableMap<RowKey, StoredItem> index = indexRows.get(indexName);
+        return index == null ? 0 : index.size();
+    }
+
+    public long indexSizeBytes(String indexName) {
+        NavigableMap<RowKey, StoredItem> index = indexRows.get(indexName);
+        long total = 0;
+        if (index != null) {
+            for (StoredItem item : index.values()) {
+                total += item.size();
+            }
+        }
+        return total;
+    }
+
+    public ItemLocks locks() {
+        return locks;
+    }
+
+    /**
+     * Writes one item under its lock: {@code change} gets the current item (null when absent) and returns
+     * the new one (null deletes; the same instance changes nothing). It may throw to refuse the write.
+     */
+    public WriteResult write(RowKey key, UnaryOperator<StoredItem> change) {
+        var lock = locks.lockFor(name(), key);
+        lock.lock();
+        try {
+            return writeLocked(key, change, false);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The same, for a caller that holds the item's lock already (transactions, time to live, backfills). */
+    public WriteResult writeLocked(RowKey key, UnaryOperator<StoredItem> change, boolean byService) {
+        StoredItem before = rows.get(key);
+        StoredItem after = change.apply(before);
+        if (after == before) {
+            return new WriteResult(before, before, 0, Map.of());
+        }
+        if (after == null) {
+            rows.remove(key);
+        } else {
+            rows.put(key, after);
+        }
+        Map<String, Double> indexUnits = updateIndexes(key, before, after);
+        long larger = Math.max(before == null ? 0 : before.size(), after == null ? 0 : after.size());
+        listener.changed(this, before, after, byService);
+        return new WriteResult(before, after, Capacity.write(larger), indexUnits);
+    }
+
+    private Map<String, Double> updateIndexes(RowKey key, StoredItem before, StoredItem after) {
+        TableSpec current = spec;
+        if (current.indexes().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Double> units = new HashMap<>(4);
+        for (IndexSpec index : current.indexes()) {
+            ConcurrentSkipListMap<RowKey, StoredItem> store = indexRows.get(index.name());
+            if (store == null) {
+                continue;
+            }
+            RowKey oldRow = before == null ? null : indexRow(index, key, before);
+            StoredItem newEntry = after == null ? null : entry(index, after);
+            RowKey newRow = newEntry == null ? null : indexRow(index, key, after);
+            double cost = 0;
+            StoredItem oldEntry = oldRow == null ? null : store.get(oldRow);
+            if (oldRow != null && !oldRow.equals(newRow)) {
+                store.remove(oldRow);
+                cost += Capacity.write(oldEntry == null ? 0 : oldEntry.size());
+            }
+            if (newRow != null) {
+                if (oldRow != null && oldRow.equals(newRow)) {
+                    if (!newEntry.attributes().equals(oldEntry == null ? null : oldEntry.attributes())) {
+                        cost += Capacity.write(Math.max(newEntry.size(), oldEntry == null ? 0 : oldEntry.size()));
+                    }
+                } else {
+                    cost += Capacity.write(newEntry.size());
+                }
+                store.put(newRow, newEntry);
+            }
+            if (cost > 0) {
+                units.put(index.name(), cost);
+            }
+        }
+        return units;
+    }
+
+    /** Adds an item's entry to one index (a backfill), under the item's lock. */
+    public void backfill(IndexSpec index, RowKey key) {
+        var lock = locks.lockFor(name(), key);
+        lock.lock();
+        try {
+            StoredItem item = rows.get(key);
+            ConcurrentSkipListMap<RowKey, StoredItem> store = indexRows.get(index.name());
+            if (item == null || store == null) {
+                return;
+            }
+            StoredItem entry = entry(index, item);
+            if (entry != null) {
+                store.put(indexRow(index, key, item), entry);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private RowKey indexRow(IndexSpec index, RowKey tableKey, StoredItem item) {
+        RowKey indexKey = index.key().keyOf(item.attributes());
+        return indexKey == null ? null : indexKey.inIndex(tableKey);
+    }
+
+    /** The item's entry in an index, or null when the item lacks the index's key (a sparse index). */
+    private StoredItem entry(IndexSpec index, StoredItem item) {
+        if (index.key().keyOf(item.attributes()) == null) {
+            return null;
+        }
+        if (index.projection().type().equals("ALL")) {
+            return item;
+        }
+        return StoredItem.of(index.projection().project(item.attributes(), spec.key(), index.key()));
+    }
+
+    /** The table key of an item's attributes, or null when they lack it. */
+    public RowKey keyOf(Map<String, Value> attributes) {
+        return spec.key().keyOf(attributes);
+    }
+
+    /** Every row key, for a backfill or time to live's sweep (a snapshot of the moment). */
+    public List<RowKey> keys() {
+        return new ArrayList<>(rows.keySet());
+    }
+}

@@ -1,0 +1,67 @@
+package dev.moviegraph.engine.table;
+
+import dev.moviegraph.engine.error.ApiException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/** The engine's tables by name, with the item locks they share (transactions span tables). */
+public final class Tables {
+    private final ConcurrentMap<String, Table> byName = new ConcurrentHashMap<>();
+    private final ItemLocks locks = new ItemLocks();
+    private final ChangeListener listener;
+
+    public Tables(ChangeListener listener) {
+        this.listener = listener;
+    }
+
+    public ItemLocks locks() {
+        return locks;
+    }
+
+    /** The table, or DynamoDB's ResourceNotFoundException. */
+    public Table require(String name) {
+        if (name == null) {
+            throw ApiException.validation("1 validation error detected: Value null at 'tableName' failed to satisfy"
+                    + " constraint: Member must not be null");
+        }
+        Table table = byName.get(name);
+        if (table == null) {
+            throw ApiException.resourceNotFound("Requested resource not found: Table: " + name + " not found");
+        }
+        return table;
+    }
+
+    public Table find(String name) {
+        return byName.get(name);
+    }
+
+    /** Adds a new table; ResourceInUseException when one of that name exists. */
+    public Table create(TableSpec spec) {
+        Table table = new Table(spec, locks, listener);
+        if (byName.putIfAbsent(spec.name(), table) != null) {
+            throw ApiException.resourceInUse("Table already exists: " + spec.name());
+        }
+        return table;
+    }
+
+    public Table remove(String name) {
+        Table table = byName.remove(name);
+        if (table == null) {
+            throw ApiException.resourceNotFound("Requested resource not found: Table: " + name + " not found");
+        }
+        return table;
+    }
+
+    public List<String> names() {
+        List<String> names = new ArrayList<>(byName.keySet());
+        names.sort(String::compareTo);
+        return names;
+    }
+
+    public List<Table> all() {
+        return new ArrayList<>(byName.values());
+    }
+}

@@ -1,0 +1,63 @@
+package dev.moviegraph.engine.value;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Comparator;
+
+/**
+ * The order of key values as DynamoDB sorts them: S by their UTF-8 bytes (unsigned), N numerically,
+ * B by unsigned bytes. Java's {@link String#compareTo} sorts by UTF-16 units, which differs from UTF-8
+ * for characters above U+FFFF against those in U+E000..U+FFFF, so strings are compared by code point,
+ * which orders as UTF-8 does.
+ */
+public final class Ordering {
+    /** Key values of one type (a key attribute has one declared type). */
+    public static final Comparator<Value> KEYS = Ordering::compareKeys;
+
+    private Ordering() {
+    }
+
+    public static int compareKeys(Value a, Value b) {
+        if (a instanceof Value.S x && b instanceof Value.S y) {
+            return compareStrings(x.value(), y.value());
+        }
+        if (a instanceof Value.N x && b instanceof Value.N y) {
+            return x.number().compareTo(y.number());
+        }
+        if (a instanceof Value.B x && b instanceof Value.B y) {
+            return x.value().compareTo(y.value());
+        }
+        // Different types never meet in one key attribute; order by type name for a total order.
+        return a.type().compareTo(b.type());
+    }
+
+    /** Strings in UTF-8 byte order (code point order). */
+    public static int compareStrings(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    /** Whether two values of the same scalar type compare (for conditions: <, <=, >, >=, BETWEEN). */
+    public static boolean comparable(Value a, Value b) {
+        return a.getClass() == b.getClass()
+                && (a instanceof Value.S || a instanceof Value.N || a instanceof Value.B);
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static boolean sameBytes(byte[] a, byte[] b) {
+        return Arrays.equals(a, b);
+    }
+}
