@@ -77,7 +77,8 @@ public final class BatchApi {
                 if (!seen.add(key)) {
                     throw ApiException.validation("Provided list of item keys contains duplicates");
                 }
-                if (bytes >= MAX_GET_BYTES) {
+                StoredItem item = table.get(key);
+                if (item != null && bytes + item.size() > MAX_GET_BYTES) {
                     if (left == null) {
                         ObjectNode rest = perTable.deepCopy();
                         left = rest.putArray("Keys");
@@ -86,7 +87,6 @@ public final class BatchApi {
                     left.add(keyNode);
                     continue;
                 }
-                StoredItem item = table.get(key);
                 double units = Capacity.read(item == null ? 0 : item.size(), consistent);
                 try {
                     throughput.read(table, null, key.partition(), units);
@@ -117,6 +117,11 @@ public final class BatchApi {
         JsonNode requestItems = requestItems(request);
         int writes = 0;
         for (JsonNode perTable : requestItems) {
+            if (!perTable.isArray() || perTable.isEmpty()) {
+                throw ApiException.validation("1 validation error detected: Value at 'requestItems' failed to satisfy"
+                        + " constraint: Map value must satisfy constraint: [Member must have length less than or equal"
+                        + " to 25, Member must have length greater than or equal to 1]");
+            }
             writes += perTable.size();
         }
         if (writes > MAX_WRITES) {

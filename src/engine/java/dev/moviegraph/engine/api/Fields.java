@@ -39,7 +39,31 @@ final class Fields {
 
     static Integer integer(JsonNode request, String name) {
         JsonNode node = request.get(name);
-        return node == null || node.isNull() ? null : node.asInt();
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isIntegralNumber()) {
+            throw ApiException.serialization("NUMBER_VALUE cannot be converted to Integer: " + name);
+        }
+        return node.asInt();
+    }
+
+    /** ExpressionAttributeValues, checked as DynamoDB checks them: not empty, every key a :placeholder. */
+    static Map<String, dev.moviegraph.engine.value.Value> values(JsonNode request) {
+        JsonNode node = request.get("ExpressionAttributeValues");
+        if (node == null || node.isNull()) {
+            return Map.of();
+        }
+        if (node.isEmpty()) {
+            throw ApiException.validation("ExpressionAttributeValues must not be empty");
+        }
+        node.fieldNames().forEachRemaining(key -> {
+            if (!key.startsWith(":") || key.length() == 1) {
+                throw ApiException.validation("ExpressionAttributeValues contains invalid key: Syntax error; key: \""
+                        + key + "\"");
+            }
+        });
+        return dev.moviegraph.engine.value.Wire.values(node);
     }
 
     static Map<String, String> names(JsonNode request) {
@@ -47,8 +71,17 @@ final class Fields {
         if (node == null || node.isNull()) {
             return Map.of();
         }
+        if (node.isEmpty()) {
+            throw ApiException.validation("ExpressionAttributeNames must not be empty");
+        }
         Map<String, String> names = new LinkedHashMap<>();
-        node.fields().forEachRemaining(field -> names.put(field.getKey(), field.getValue().asText()));
+        node.fields().forEachRemaining(field -> {
+            if (!field.getKey().startsWith("#") || field.getKey().length() == 1) {
+                throw ApiException.validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \""
+                        + field.getKey() + "\"");
+            }
+            names.put(field.getKey(), field.getValue().asText());
+        });
         return names;
     }
 

@@ -98,7 +98,7 @@ public final class ItemApi {
         Map<String, Value> keyAttributes = Wire.item(request.get("Key"));
         RowKey key = Validation.key(spec, keyAttributes);
         String returns = returnValues(request, UPDATE_RETURNS);
-        Placeholders placeholders = new Placeholders(Fields.names(request), Wire.values(request.get("ExpressionAttributeValues")));
+        Placeholders placeholders = new Placeholders(Fields.names(request), Fields.values(request));
         String updateText = Fields.text(request, "UpdateExpression");
         Update update = updateText == null ? null : Expressions.update(updateText, placeholders);
         String conditionText = Fields.text(request, "ConditionExpression");
@@ -140,7 +140,27 @@ public final class ItemApi {
         consumed.table(result.tableUnits() == 0 ? 1 : result.tableUnits());
         consumed.indexes(table, result.indexUnits());
         capacity(request, response, consumed);
+        collectionMetrics(request, response, table, result);
         return response;
+    }
+
+    /** ReturnItemCollectionMetrics=SIZE on a table with a local index: the item collection's size, in GB. */
+    static void collectionMetrics(JsonNode request, ObjectNode response, Table table, WriteResult result) {
+        if (!"SIZE".equals(Fields.text(request, "ReturnItemCollectionMetrics"))
+                || table.spec().indexes().stream().allMatch(index -> index.global())) {
+            return;
+        }
+        StoredItem any = result.after() != null ? result.after() : result.before();
+        if (any == null) {
+            return;
+        }
+        String partition = table.spec().key().partition();
+        Value pk = any.attributes().get(partition);
+        double gigabytes = table.collectionBytes(pk) / (1024.0 * 1024 * 1024);
+        ObjectNode metrics = response.putObject("ItemCollectionMetrics");
+        metrics.putObject("ItemCollectionKey").set(partition, Wire.json(pk));
+        double low = Math.floor(gigabytes);
+        metrics.putArray("SizeEstimateRangeGB").add(low).add(low + 1);
     }
 
     static void capacity(JsonNode request, ObjectNode response, Consumed consumed) {
@@ -156,7 +176,7 @@ public final class ItemApi {
 
     /** The condition of a write, its placeholders all used. */
     static Condition condition(JsonNode request) {
-        Placeholders placeholders = new Placeholders(Fields.names(request), Wire.values(request.get("ExpressionAttributeValues")));
+        Placeholders placeholders = new Placeholders(Fields.names(request), Fields.values(request));
         String text = Fields.text(request, "ConditionExpression");
         Condition condition = text == null ? null : Expressions.condition(text, placeholders);
         placeholders.requireAllUsed();

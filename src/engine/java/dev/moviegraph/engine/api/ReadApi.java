@@ -148,11 +148,12 @@ public final class ReadApi {
     }
 
     /** What a read returns of what it finds: the filter, the projection, whether only a count. */
-    private record Reading(Condition filter, Projection projection, boolean countOnly, Integer limit) {
+    private record Reading(Condition filter, Projection projection, boolean countOnly, Integer limit,
+                           boolean fromTable) {
     }
 
     private static Placeholders placeholders(JsonNode request) {
-        return new Placeholders(Fields.names(request), Wire.values(request.get("ExpressionAttributeValues")));
+        return new Placeholders(Fields.names(request), Fields.values(request));
     }
 
     private static boolean consistent(JsonNode request, Source source) {
@@ -165,7 +166,7 @@ public final class ReadApi {
 
     private static Reading reading(JsonNode request, Placeholders placeholders, Source source) {
         String filterText = Fields.text(request, "FilterExpression");
-        Condition filter = filterText == null ? null : Expressions.condition(filterText, placeholders);
+        Condition filter = filterText == null ? null : Expressions.filter(filterText, placeholders);
         String projectionText = Fields.text(request, "ProjectionExpression");
         Projection projection = projectionText == null ? null : Expressions.projection(projectionText, placeholders);
         placeholders.requireAllUsed();
@@ -194,7 +195,21 @@ public final class ReadApi {
             throw ApiException.validation("1 validation error detected: Value '" + limit + "' at 'limit' failed to"
                     + " satisfy constraint: Member must have value greater than or equal to 1");
         }
-        return new Reading(filter, projection, "COUNT".equals(select), limit);
+        boolean fromTable = false;
+        IndexSpec index = source.index();
+        if (index != null && !index.projection().type().equals("ALL")) {
+            TableSpec spec = source.table().spec();
+            boolean wantsMore = "ALL_ATTRIBUTES".equals(select) || projection != null && projection.topLevelNames()
+                    .stream().anyMatch(name -> !index.projection().holds(name, spec.key(), index.key()));
+            if (wantsMore && index.global()) {
+                throw ApiException.validation("One or more parameter values were invalid: "
+                        + ("ALL_ATTRIBUTES".equals(select) ? "Select type ALL_ATTRIBUTES is not supported for global"
+                        + " secondary index " + index.name() + " because its projection type is not ALL"
+                        : "Global secondary index " + index.name() + " does not project the attributes asked for"));
+            }
+            fromTable = wantsMore; // a local index fetches what it lacks from the table, as DynamoDB does
+        }
+        return new Reading(filter, projection, "COUNT".equals(select), limit, fromTable);
     }
 
     /** The rows of the key condition: one partition, narrowed by the sort key condition. */
@@ -250,6 +265,10 @@ public final class ReadApi {
                 break;
             }
             StoredItem item = iterator.next();
+            if (reading.fromTable()) {
+                StoredItem whole = source.table().get(source.table().keyOf(item.attributes()));
+                item = whole == null ? item : whole;
+            }
             scanned++;
             bytes += item.size();
             last = item;

@@ -187,7 +187,7 @@ public final class TransactApi {
         String kind = node.fieldNames().next();
         JsonNode body = node.get(kind);
         Table table = tables.require(Fields.text(body, "TableName"));
-        Placeholders placeholders = new Placeholders(Fields.names(body), Wire.values(body.get("ExpressionAttributeValues")));
+        Placeholders placeholders = new Placeholders(Fields.names(body), Fields.values(body));
         String conditionText = Fields.text(body, "ConditionExpression");
         Condition condition = conditionText == null ? null : Expressions.condition(conditionText, placeholders);
         boolean oldOnFailure = ItemApi.oldOnFailure(body);

@@ -333,9 +333,10 @@ final class Codec {
         }
     }
 
-    /** A number from the canonical text it was stored with. */
+    /** A number from the canonical text it was stored with, its value stripped as {@code Numbers.of} keeps it. */
     private static Value.N number(String text) {
-        return new Value.N(text, new BigDecimal(text));
+        BigDecimal number = new BigDecimal(text);
+        return new Value.N(text, number.signum() == 0 ? BigDecimal.ZERO : number.stripTrailingZeros());
     }
 
     // ---- declarations

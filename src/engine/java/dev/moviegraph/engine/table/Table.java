@@ -92,6 +92,25 @@ public final class Table {
         return total;
     }
 
+    /** The bytes of an item collection: a partition's items and their entries in the local indexes. */
+    public long collectionBytes(Value partition) {
+        long total = 0;
+        for (StoredItem item : rows.subMap(RowKey.partitionStart(partition), true, RowKey.partitionEnd(partition), true)
+                .values()) {
+            total += item.size();
+        }
+        for (IndexSpec index : spec.indexes()) {
+            NavigableMap<RowKey, StoredItem> store = indexRows.get(index.name());
+            if (!index.global() && store != null) {
+                for (StoredItem item : store.subMap(RowKey.partitionStart(partition), true,
+                        RowKey.partitionEnd(partition), true).values()) {
+                    total += item.size();
+                }
+            }
+        }
+        return total;
+    }
+
     public ItemLocks locks() {
         return locks;
     }

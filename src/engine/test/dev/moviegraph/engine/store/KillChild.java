@@ -1,0 +1,79 @@
+package dev.moviegraph.engine.store;
+
+import dev.moviegraph.engine.Engine;
+import dev.moviegraph.engine.EngineOptions;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The process {@link KillTest} kills: an engine on a data folder, and writers that put items through the
+ * SDK and print each key once its PutItem was answered ("ACK key"), until the process is killed.
+ */
+public final class KillChild {
+    public static final String TABLE = "killed";
+
+    private KillChild() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        int writers = Integer.parseInt(args[1]);
+        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
+                StandardCharsets.UTF_8);
+        Engine engine = Engine.start(EngineOptions.inMemory().withDataDir(dir));
+        DynamoDbClient client = client(engine);
+        client.createTable(request -> request.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
+                        .attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+                .streamSpecification(StreamSpecification.builder().streamEnabled(true)
+                        .streamViewType(StreamViewType.NEW_IMAGE).build()));
+        synchronized (out) {
+            out.println("PORT " + engine.port());
+            out.flush();
+        }
+        for (int w = 0; w < writers; w++) {
+            int writer = w;
+            Thread thread = new Thread(() -> {
+                for (int i = 0; ; i++) {
+                    String key = "w" + writer + "-" + i;
+                    String number = Integer.toString(i);
+                    client.putItem(request -> request.tableName(TABLE).item(Map.of(
+                            "pk", AttributeValue.fromS(key),
+                            "n", AttributeValue.fromN(number),
+                            "pad", AttributeValue.fromS("p".repeat(64)))));
+                    synchronized (out) {
+                        out.println("ACK " + key);
+                        out.flush();
+                    }
+                }
+            }, "writer-" + w);
+            thread.start();
+        }
+        Thread.sleep(Long.MAX_VALUE);
+    }
+
+    static DynamoDbClient client(Engine engine) {
+        return DynamoDbClient.builder()
+                .endpointOverride(engine.endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "any")))
+                .build();
+    }
+}
