@@ -62,6 +62,22 @@ public final class TableApi {
         billing = billing == null ? "PROVISIONED" : billing;
         long reads = 0;
         long writes = 0;
+        if (!billing.equals("PROVISIONED") && !billing.equals("PAY_PER_REQUEST")) {
+            throw ApiException.validation("1 validation error detected: Value '" + billing + "' at 'billingMode' failed"
+                    + " to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
+        }
+        if (billing.equals("PAY_PER_REQUEST") && request.has("ProvisionedThroughput")) {
+            throw ApiException.validation("One or more parameter values were invalid: Neither ReadCapacityUnits nor"
+                    + " WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+        }
+        if (request.path("LocalSecondaryIndexes").size() > 5) {
+            throw ApiException.validation("One or more parameter values were invalid: Number of LocalSecondaryIndexes"
+                    + " exceeds per-table limit of 5");
+        }
+        if (request.path("GlobalSecondaryIndexes").size() > 20) {
+            throw ApiException.validation("One or more parameter values were invalid: Number of GlobalSecondaryIndexes"
+                    + " exceeds per-table limit of 20");
+        }
         if (billing.equals("PROVISIONED")) {
             JsonNode provisioned = request.get("ProvisionedThroughput");
             if (provisioned == null) {
@@ -131,6 +147,11 @@ public final class TableApi {
     public ObjectNode listTables(JsonNode request) {
         String start = Fields.text(request, "ExclusiveStartTableName");
         Integer limit = Fields.integer(request, "Limit");
+        if (limit != null && (limit < 1 || limit > 100)) {
+            throw ApiException.validation("1 validation error detected: Value '" + limit + "' at 'limit' failed to"
+                    + " satisfy constraint: Member must have value " + (limit < 1 ? "greater than or equal to 1"
+                    : "less than or equal to 100"));
+        }
         int max = limit == null ? 100 : limit;
         ObjectNode response = NODES.objectNode();
         ArrayNode names = response.putArray("TableNames");
@@ -151,6 +172,7 @@ public final class TableApi {
     public ObjectNode updateTable(JsonNode request) {
         String name = Fields.required(request, "TableName", "tableName");
         Table table = tables.require(name);
+        ObjectNode response;
         synchronized (table) {
             TableSpec spec = table.spec();
             Map<String, String> types = new HashMap<>(spec.attributeTypes());
@@ -162,8 +184,17 @@ public final class TableApi {
             if (billing != null || request.has("ProvisionedThroughput")) {
                 JsonNode provisioned = request.path("ProvisionedThroughput");
                 String mode = billing == null ? spec.billingMode() : billing;
-                spec = spec.withBilling(mode, provisioned.path("ReadCapacityUnits").asLong(spec.readUnits()),
-                        provisioned.path("WriteCapacityUnits").asLong(spec.writeUnits()));
+                if (mode.equals("PAY_PER_REQUEST")) {
+                    if (request.has("ProvisionedThroughput")) {
+                        throw ApiException.validation("One or more parameter values were invalid: Neither"
+                                + " ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is"
+                                + " PAY_PER_REQUEST");
+                    }
+                    spec = spec.withBilling(mode, 0, 0);
+                } else {
+                    spec = spec.withBilling(mode, provisioned.path("ReadCapacityUnits").asLong(spec.readUnits()),
+                            provisioned.path("WriteCapacityUnits").asLong(spec.writeUnits()));
+                }
             }
             List<IndexSpec> created = new ArrayList<>();
             for (JsonNode update : request.path("GlobalSecondaryIndexUpdates")) {
@@ -217,12 +248,13 @@ public final class TableApi {
             }
             table.respec(spec);
             declared.accept(spec);
+            // Described before any backfill starts: the answer shows a new index CREATING, as DynamoDB's does.
+            response = NODES.objectNode();
+            response.set("TableDescription", describe(table));
             for (IndexSpec index : created) {
                 backfills.execute(() -> backfill(table, index));
             }
         }
-        ObjectNode response = NODES.objectNode();
-        response.set("TableDescription", describe(table));
         return response;
     }
 

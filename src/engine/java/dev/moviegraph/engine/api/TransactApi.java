@@ -247,8 +247,14 @@ public final class TransactApi {
             String projectionText = Fields.text(get, "ProjectionExpression");
             projections.add(projectionText == null ? null : Expressions.projection(projectionText, placeholders));
             placeholders.requireAllUsed();
+            RowKey key = Validation.key(table.spec(), Wire.item(get.get("Key")));
+            for (int i = 0; i < keys.size(); i++) {
+                if (owners.get(i) == table && keys.get(i).equals(key)) {
+                    throw ApiException.validation("Transaction request cannot include multiple operations on one item");
+                }
+            }
             owners.add(table);
-            keys.add(Validation.key(table.spec(), Wire.item(get.get("Key"))));
+            keys.add(key);
         }
         List<ReentrantLock> held = tables.locks().lockAll(owners.stream().map(Table::name).toList(), keys);
         ObjectNode response = JsonNodeFactory.instance.objectNode();

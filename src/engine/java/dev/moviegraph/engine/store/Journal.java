@@ -9,6 +9,7 @@ import dev.moviegraph.engine.table.TableSpec;
 import dev.moviegraph.engine.table.Tables;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -522,7 +523,12 @@ public final class Journal implements AutoCloseable {
             numbers.put(identity, number);
             String previous = identityByName.put(spec.name(), identity);
             if (previous != null && !previous.equals(identity)) {
-                numbers.remove(previous); // a table of that name we never heard deleted
+                // a table of that name deleted, its deletion not told yet (it races this creation): drop it now
+                Integer old = numbers.remove(previous);
+                droppedIdentities.add(previous);
+                if (old != null) {
+                    appendDrop(old, w);
+                }
             }
         }
         Codec.Out out = new Codec.Out(512);
@@ -545,7 +551,13 @@ public final class Journal implements AutoCloseable {
         w.lockAppends();
         try {
             w.checkOpen();
-            droppedIdentities.remove(identity(spec));
+            String identity = identity(spec);
+            if (droppedIdentities.contains(identity)) {
+                if (spec.tableId() != null) {
+                    return; // a late declaration of a deleted table (a backfill finishing after the deletion)
+                }
+                droppedIdentities.remove(identity); // no TableId: a table re-created under the name
+            }
             declareLocked(spec, w);
         } finally {
             w.unlockAppends();
@@ -563,27 +575,34 @@ public final class Journal implements AutoCloseable {
         w.lockAppends();
         try {
             w.checkOpen();
-            String identity = identityByName.remove(table);
-            Integer number = identity == null ? null : numbers.remove(identity);
-            if (identity != null) {
-                droppedIdentities.add(identity);
+            String identity = identityByName.get(table);
+            Table current = tables == null ? null : tables.find(table);
+            if (identity == null || current != null && identity(current.spec()).equals(identity)) {
+                return; // never journaled, or the table of that name now is a newer one (the older was dropped)
             }
-            if (number == null) {
-                return;
+            identityByName.remove(table);
+            Integer number = numbers.remove(identity);
+            droppedIdentities.add(identity);
+            if (number != null) {
+                appendDrop(number, w);
             }
-            long millis = System.currentTimeMillis();
-            dropTimes.put(number, millis);
-            Codec.Out out = new Codec.Out(32);
-            int start = beginFrame(out);
-            out.byte1(DROP);
-            out.varint(number);
-            out.varint(millis);
-            LogFile.frame(out, start);
-            w.addLocked(out.bytes, 0, out.size);
         } finally {
             w.unlockAppends();
         }
         w.flushAll();
+    }
+
+    /** Append lock held. */
+    private void appendDrop(int number, LogWriter w) {
+        long millis = System.currentTimeMillis();
+        dropTimes.put(number, millis);
+        Codec.Out out = new Codec.Out(32);
+        int start = beginFrame(out);
+        out.byte1(DROP);
+        out.varint(number);
+        out.varint(millis);
+        LogFile.frame(out, start);
+        w.addLocked(out.bytes, 0, out.size);
     }
 
     private LogWriter requireWriter() {
@@ -660,6 +679,10 @@ public final class Journal implements AutoCloseable {
                 LogFile.Extent extent = LogFile.read(file, generation, replayer);
                 replayer.bytes += extent.validEnd();
                 boolean last = i == segments.size() - 1;
+                if (extent.validEnd() == 0 && extent.fileSize() >= LogFile.HEADER) {
+                    throw new IllegalStateException("The data folder " + dir + " holds " + file + ", which is not a"
+                            + " segment of this journal (" + extent.problem() + "); move it away to start");
+                }
                 if (extent.torn()) {
                     long lost = extent.fileSize() - extent.validEnd();
                     droppedTail += lost;
@@ -752,34 +775,35 @@ public final class Journal implements AutoCloseable {
     }
 
     private void openWriter(long generation, long validEnd, long snapshot) throws IOException {
-        FileChannel channel;
+        RandomAccessFile file;
         if (generation < 0) {
             generation = snapshot + 1;
-            channel = newSegment(generation);
+            file = newSegment(generation);
         } else {
-            Path file = dir.resolve(LogFile.segmentName(generation));
-            channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
+            file = new RandomAccessFile(dir.resolve(LogFile.segmentName(generation)).toFile(), "rw");
             if (validEnd < LogFile.HEADER) {
-                channel.truncate(0);
-                writeFully(channel, ByteBuffer.wrap(LogFile.header(generation)));
+                file.setLength(0);
+                file.write(LogFile.header(generation));
             } else {
-                channel.truncate(validEnd);
-                channel.position(validEnd);
+                file.setLength(validEnd); // a torn tail goes, or new records would follow garbage
+                file.seek(validEnd);
             }
         }
-        writer = new LogWriter(channel, generation, channel.size(), options.fsyncEveryWrite());
+        writer = new LogWriter(file, generation, options.fsyncEveryWrite());
     }
 
-    private FileChannel newSegment(long generation) throws IOException {
-        Path file = dir.resolve(LogFile.segmentName(generation));
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                StandardOpenOption.READ);
-        writeFully(channel, ByteBuffer.wrap(LogFile.header(generation)));
+    private RandomAccessFile newSegment(long generation) throws IOException {
+        Path path = dir.resolve(LogFile.segmentName(generation));
+        if (Files.exists(path)) {
+            throw new FileAlreadyExistsException(path.toString());
+        }
+        RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw");
+        file.write(LogFile.header(generation));
         if (options.fsyncEveryWrite()) {
-            channel.force(true);
+            file.getFD().sync();
             syncDirectory();
         }
-        return channel;
+        return file;
     }
 
     private static void writeFully(FileChannel channel, ByteBuffer buffer) throws IOException {
@@ -1060,9 +1084,8 @@ public final class Journal implements AutoCloseable {
             long previousSnapshot = snapshotGeneration;
             try {
                 long next = w.generation() + 1;
-                FileChannel channel = newSegment(next);
-                w.switchTo(channel, next, () -> {
-                });
+                RandomAccessFile previous = w.switchTo(newSegment(next), next);
+                previous.close();
                 sealed = next - 1;
             } catch (IOException e) {
                 throw new UncheckedIOException("The journal in " + dir + " could not start a segment: " + e, e);

@@ -1,17 +1,20 @@
 package dev.moviegraph.engine.store;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Appends framed records to the current generation file with group commit: a writer copies its record
- * into the shared buffer (a short critical section), then makes sure the buffer is written up to its
- * record. Whoever gets the flush lock first writes everything appended so far in one {@code write()}
- * (and, when asked, one {@code fsync}), so threads arriving meanwhile find their record written already.
- * A record is handed to the operating system before {@link #append} returns.
+ * Appends framed records to the current segment with group commit: a writer copies its record into the
+ * shared buffer (a short critical section), then makes sure the buffer is written up to its record.
+ * Whoever gets the flush lock first writes everything appended so far in one {@code write()} (and, when
+ * asked, one {@code fsync}), so threads arriving meanwhile find their record written already. A record is
+ * handed to the operating system before {@link #append}/{@link #flush} return.
+ *
+ * <p>Files are written through {@link RandomAccessFile}, not a {@code FileChannel}: an interrupted thread
+ * (a pool shutting down, a request cancelled) would close a channel under everyone's feet; these writes
+ * are not interruptible.
  */
 final class LogWriter implements AutoCloseable {
     private static final int INITIAL = 1 << 20;
@@ -20,10 +23,11 @@ final class LogWriter implements AutoCloseable {
     private final ReentrantLock flushLock = new ReentrantLock();
     private final boolean syncEveryWrite;
 
-    /** Guarded by appendLock. */
-    private ByteBuffer pending = ByteBuffer.allocateDirect(INITIAL);
+    /** Guarded by appendLock: what is appended and not yet taken by a flusher. */
+    private byte[] pending = new byte[INITIAL];
+    private int pendingSize;
     /** Guarded by flushLock: what the flusher writes from while appenders fill {@link #pending}. */
-    private ByteBuffer writing = ByteBuffer.allocateDirect(INITIAL);
+    private byte[] writing = new byte[INITIAL];
     /** Bytes appended since this writer started (a logical position); guarded by appendLock. */
     private long appended;
     /** Bytes handed to the OS; only grows. */
@@ -31,16 +35,17 @@ final class LogWriter implements AutoCloseable {
     /** Set once a write failed: nothing is accepted after it. */
     private volatile IOException failure;
 
-    private volatile FileChannel channel;
+    private volatile RandomAccessFile file;
     private volatile long generation;
-    /** Size of the current generation file, as it will be once everything appended is written. */
+    /** Size of the current segment, as it will be once everything appended is written. */
     private volatile long fileBytes;
     private volatile boolean closed;
 
-    LogWriter(FileChannel channel, long generation, long fileBytes, boolean syncEveryWrite) {
-        this.channel = channel;
+    /** {@code file} positioned where appends go. */
+    LogWriter(RandomAccessFile file, long generation, boolean syncEveryWrite) throws IOException {
+        this.file = file;
         this.generation = generation;
-        this.fileBytes = fileBytes;
+        this.fileBytes = file.length();
         this.syncEveryWrite = syncEveryWrite;
     }
 
@@ -50,26 +55,6 @@ final class LogWriter implements AutoCloseable {
 
     long fileBytes() {
         return fileBytes;
-    }
-
-    FileChannel channel() {
-        return channel;
-    }
-
-    /** Appends one framed record (or several, back to back) and returns once it is written. */
-    void append(byte[] bytes, int offset, int length) {
-        long mine = add(bytes, offset, length);
-        flush(mine);
-    }
-
-    /** Appends without waiting for the write; {@link #flush} later. */
-    long add(byte[] bytes, int offset, int length) {
-        appendLock.lock();
-        try {
-            return addLocked(bytes, offset, length);
-        } finally {
-            appendLock.unlock();
-        }
     }
 
     /**
@@ -84,25 +69,21 @@ final class LogWriter implements AutoCloseable {
         appendLock.unlock();
     }
 
-    boolean holdsAppends() {
-        return appendLock.isHeldByCurrentThread();
-    }
-
     /** Throws when the journal can take no more records (closed, or a write failed). */
     void checkOpen() {
         check();
     }
 
-    /** {@link #lockAppends} held: adds a framed record; returns the logical position to {@link #flush} to. */
+    /** {@link #lockAppends} held: adds framed records; returns the logical position to {@link #flush} to. */
     long addLocked(byte[] bytes, int offset, int length) {
         check();
-        if (pending.remaining() < length) {
-            ByteBuffer grown = ByteBuffer.allocateDirect(Math.max(pending.capacity() * 2, pending.position() + length));
-            pending.flip();
-            grown.put(pending);
+        if (pending.length - pendingSize < length) {
+            byte[] grown = new byte[Math.max(pending.length * 2, pendingSize + length)];
+            System.arraycopy(pending, 0, grown, 0, pendingSize);
             pending = grown;
         }
-        pending.put(bytes, offset, length);
+        System.arraycopy(bytes, offset, pending, pendingSize, length);
+        pendingSize += length;
         appended += length;
         fileBytes += length;
         return appended;
@@ -111,13 +92,11 @@ final class LogWriter implements AutoCloseable {
     /** Returns once everything appended up to the logical position {@code upTo} is written. */
     void flush(long upTo) {
         if (written >= upTo) {
-            check();
             return;
         }
         flushLock.lock();
         try {
             if (written >= upTo) {
-                check();
                 return;
             }
             check();
@@ -142,60 +121,54 @@ final class LogWriter implements AutoCloseable {
     /** flushLock held: swaps the buffers and writes what was pending. */
     private void writeOut() {
         long upTo;
+        int size;
         appendLock.lock();
         try {
-            ByteBuffer full = pending;
+            byte[] full = pending;
+            size = pendingSize;
             pending = writing;
+            pendingSize = 0;
             writing = full;
             upTo = appended;
         } finally {
             appendLock.unlock();
         }
-        writing.flip();
         try {
-            FileChannel target = channel;
-            while (writing.hasRemaining()) {
-                target.write(writing);
-            }
+            RandomAccessFile target = file;
+            target.write(writing, 0, size);
             if (syncEveryWrite) {
-                target.force(false);
+                target.getFD().sync();
             }
         } catch (IOException e) {
             failure = e;
             throw new UncheckedIOException("The journal could not be written: " + e.getMessage(), e);
         } finally {
-            writing.clear();
-            if (writing.capacity() > 8 * INITIAL) {
-                writing = ByteBuffer.allocateDirect(INITIAL); // a burst of big records is over
+            if (writing.length > 8 * INITIAL) {
+                writing = new byte[INITIAL]; // a burst of big records is over
             }
         }
         written = upTo;
     }
 
     /**
-     * Writes out what is pending to the current file, then makes {@code next} the file appends go to, and
-     * runs {@code first} (which may {@link #addLocked}) before any other appender gets in.
+     * Writes out what is pending to the current segment, then makes {@code next} (positioned at its end) the file
+     * appends go to; returns the previous one, which the caller closes.
      */
-    void switchTo(FileChannel next, long nextGeneration, Runnable first) {
+    RandomAccessFile switchTo(RandomAccessFile next, long nextGeneration) throws IOException {
         flushLock.lock();
         try {
             appendLock.lock();
             try {
                 check();
-                if (pending.position() > 0) {
-                    writeOutLocked();
-                }
-                FileChannel previous = channel;
+                writeOutLocked();
+                RandomAccessFile previous = file;
                 if (syncEveryWrite) {
-                    previous.force(false);
+                    previous.getFD().sync();
                 }
-                channel = next;
+                file = next;
                 generation = nextGeneration;
-                fileBytes = next.size();
-                first.run();
-            } catch (IOException e) {
-                failure = e;
-                throw new UncheckedIOException("The journal could not be written: " + e.getMessage(), e);
+                fileBytes = next.length();
+                return previous;
             } finally {
                 appendLock.unlock();
             }
@@ -206,27 +179,29 @@ final class LogWriter implements AutoCloseable {
 
     /** Both locks held. */
     private void writeOutLocked() throws IOException {
-        pending.flip();
-        try {
-            while (pending.hasRemaining()) {
-                channel.write(pending);
+        if (pendingSize > 0) {
+            try {
+                file.write(pending, 0, pendingSize);
+            } catch (IOException e) {
+                failure = e;
+                throw e;
+            } finally {
+                pendingSize = 0;
             }
-        } finally {
-            pending.clear();
         }
         written = appended;
     }
 
-    /** fsync of the current file (an interval sync's tick). */
+    /** fsync of the current segment (an interval sync's tick). */
     void force() {
-        FileChannel current = channel;
-        if (closed || !current.isOpen()) {
+        RandomAccessFile current = file;
+        if (closed) {
             return;
         }
         try {
-            current.force(false);
+            current.getFD().sync(); // without a lock: writers go on meanwhile
         } catch (IOException e) {
-            if (!closed) {
+            if (current == file && !closed) { // not a segment a compaction closed meanwhile
                 failure = e;
             }
         }
@@ -254,15 +229,13 @@ final class LogWriter implements AutoCloseable {
                     return;
                 }
                 try {
-                    if (failure == null && pending.position() > 0) {
-                        writeOutLocked();
-                    }
                     if (failure == null) {
-                        channel.force(false);
+                        writeOutLocked();
+                        file.getFD().sync();
                     }
                 } finally {
                     closed = true;
-                    channel.close();
+                    file.close();
                 }
             } finally {
                 appendLock.unlock();

@@ -136,6 +136,10 @@ public final class Table {
         if (after == before) {
             return new WriteResult(before, before, 0, Map.of());
         }
+        if (before != null && after != null && after.attributes().equals(before.attributes())) {
+            // Nothing changed: DynamoDB writes no stream record and no index entry, yet charges the write.
+            return new WriteResult(before, before, Capacity.write(after.size()), Map.of());
+        }
         if (after == null) {
             rows.remove(key);
         } else {

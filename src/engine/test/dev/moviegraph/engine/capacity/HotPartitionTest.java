@@ -96,9 +96,7 @@ class HotPartitionTest {
             for (int i = 0; i < 1_000; i++) {
                 writes.add(putRequest(Map.of("pk", s("mov#" + i), "sk", s("tot"), "month", s("month#2024-05"))));
             }
-            long t0 = System.nanoTime();
             for (int from = 0; from < writes.size(); from += 25) {
-                if (from % 250 == 0) System.err.println("TIMING batch " + from + " " + (System.nanoTime() - t0) / 1_000_000);
                 List<WriteRequest> batch = writes.subList(from, from + 25);
                 assertTrue(client.batchWriteItem(b -> b.requestItems(Map.of(TABLE, batch))).unprocessedItems().isEmpty());
             }
@@ -106,7 +104,6 @@ class HotPartitionTest {
             DynamoDbException refused = assertThrows(DynamoDbException.class, () -> client.putItem(put -> put
                     .tableName(TABLE).item(Map.of("pk", s("mov#new"), "sk", s("tot"), "month", s("month#2024-05")))));
 
-            System.err.println("TIMING refused " + (System.nanoTime() - t0) / 1_000_000);
             assertEquals("ThrottlingException", refused.awsErrorDetails().errorCode());
             assertTrue(refused.getMessage().contains("check if you have a hot key"), refused.getMessage());
             client.putItem(put -> put.tableName(TABLE).item(Map.of("pk", s("mov#new"), "sk", s("tot"),
@@ -115,7 +112,6 @@ class HotPartitionTest {
                     .keyConditionExpression("#m = :m").expressionAttributeNames(Map.of("#m", "month"))
                     .expressionAttributeValues(Map.of(":m", s("month#2024-05")))).count(),
                     "a Query of the full index partition reads against its read ceiling");
-            System.err.println("TIMING queried " + (System.nanoTime() - t0) / 1_000_000);
             JsonNode usage = call(engine, "MoviegraphEngine.DescribePartitionUsage", "{}");
             JsonNode index = usage.path("RefusedAt").path(0);
             assertEquals("month", index.path("IndexName").asText(), usage.toString());

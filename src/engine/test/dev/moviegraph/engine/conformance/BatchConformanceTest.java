@@ -166,7 +166,7 @@ class BatchConformanceTest {
         String table = createTable(dynamo, "batch16mb", null);
         List<WriteRequest> writes = new ArrayList<>();
         List<Map<String, AttributeValue>> keys = new ArrayList<>();
-        String payload = text(350_000);
+        String payload = text(200_000);
         for (int i = 0; i < 100; i++) {
             keys.add(item("pk", "k" + i));
             writes.add(put(item("pk", "k" + i, "d", payload)));
@@ -183,8 +183,8 @@ class BatchConformanceTest {
         BatchGetItemResponse first = dynamo.batchGetItem(b -> b.requestItems(Map.of(table,
                 KeysAndAttributes.builder().keys(keys).build())));
         int returned = first.responses().get(table).size();
-        long bytes = returned * 350_000L;
-        assertTrue(bytes <= 16L * 1024 * 1024, "at most 16 MB answered: " + returned + " items of 350 KB");
+        long bytes = returned * 200_000L;
+        assertTrue(bytes <= 16L * 1024 * 1024, "at most 16 MB answered: " + returned + " items of 200 KB");
         assertTrue(returned > 0, "a partial answer holds items");
         assertTrue(first.hasUnprocessedKeys() && first.unprocessedKeys().containsKey(table),
                 "what did not fit comes back as UnprocessedKeys");

@@ -268,7 +268,9 @@ class TablesConformanceTest {
         dynamo.updateTable(u -> u.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST));
         TableDescription onDemand = awaitActive(dynamo, name);
         assertEquals(BillingMode.PAY_PER_REQUEST, onDemand.billingModeSummary().billingMode());
-        assertEquals(0L, onDemand.provisionedThroughput().readCapacityUnits());
+        assertEquals(0L, onDemand.provisionedThroughput().readCapacityUnits(),
+                "an on-demand table describes 0 read units, also after switching from provisioned");
+        assertEquals(0L, onDemand.provisionedThroughput().writeCapacityUnits());
         assertAll("updateTableSwitchesBillingModeAndThroughput",
                 refused("updateTable(provisionedThroughput(ProvisionedThroughput .builder().readCapacityUnits(2L).writeCapacityUnits...",
                         () -> dynamo.updateTable(u -> u.tableName(name).provisionedThroughput(ProvisionedThroughput

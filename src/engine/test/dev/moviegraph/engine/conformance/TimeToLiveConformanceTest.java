@@ -97,7 +97,7 @@ class TimeToLiveConformanceTest {
 
         eventually(Duration.ofSeconds(10), () -> !exists(table, "expired") ? Boolean.TRUE : null,
                 "the expired item deleted by a 1 s sweep");
-        sleep(1500); // at least one more sweep over everything
+        sleep(1200); // at least one more sweep over everything
         for (String key : List.of("future", "string", "nested", "none", "ancient", "milliseconds-future")) {
             assertTrue(exists(table, key), key + " is not expired and stays");
         }

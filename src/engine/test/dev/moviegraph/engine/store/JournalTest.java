@@ -120,13 +120,18 @@ class JournalTest {
     @Test
     void roundTripKeepsTablesIndexesItemsTtlAndStreams() throws Exception {
         String before;
+        Map<String, Long> times;
         try (Rig rig = Rig.open(dir)) {
             populate(rig);
             before = rig.fingerprint();
+            times = rig.recordTimes();
             assertTrue(before.contains("byTitle"), before);
         }
         try (Rig rig = Rig.open(dir)) {
             sameState(before, rig.fingerprint());
+            Map<String, Long> replayed = rig.recordTimes();
+            assertEquals(times.keySet(), replayed.keySet());
+            times.forEach((id, second) -> assertTrue(Math.abs(replayed.get(id) - second) <= 1, id));
             Table movies = rig.tables.require("movies");
             assertEquals("expires", movies.spec().ttlAttribute());
             assertEquals("NEW_AND_OLD_IMAGES", movies.spec().streamViewType());
@@ -317,6 +322,63 @@ class JournalTest {
     }
 
     @Test
+    void fsyncOptionsKeepTheSameData() throws Exception {
+        for (Journal.Options options : List.of(Journal.Options.defaults().withFsyncEveryWrite(),
+                Journal.Options.defaults().withFsyncEvery(java.time.Duration.ofMillis(5)))) {
+            Path folder = dir.resolve(options.fsyncEveryWrite() ? "every-write" : "interval");
+            String before;
+            try (Rig rig = Rig.open(folder, options)) {
+                rig.call(rig.api::createTable, simple("synced", "NEW_IMAGE"));
+                for (int i = 0; i < 50; i++) {
+                    rig.put("synced", Rig.item("{'pk':{'S':'k" + i + "'}}"));
+                }
+                Thread.sleep(20);
+                before = rig.fingerprint();
+            }
+            try (Rig rig = Rig.open(folder, options)) {
+                sameState(before, rig.fingerprint());
+            }
+        }
+    }
+
+    @Test
+    void aCrashBetweenSnapshotAndCleanUpLosesNothing() throws Exception {
+        String before;
+        Path copies = Files.createDirectories(dir.resolve("copies"));
+        Path data = dir.resolve("data");
+        try (Rig rig = Rig.open(data)) {
+            populate(rig);
+            for (Path segment : files(data, "journal-")) {
+                Files.copy(segment, copies.resolve(segment.getFileName()));
+            }
+            rig.journal.compact();
+            rig.put("plain", Rig.item("{'pk':{'S':'after'}}"));
+            before = rig.fingerprint();
+        }
+        // the segments the snapshot replaced are back (a kill before they were deleted), and a snapshot's temporary
+        for (Path segment : files(copies, "journal-")) {
+            Files.copy(segment, data.resolve(segment.getFileName()));
+        }
+        Files.writeString(data.resolve(LogFile.snapshotName(7) + ".tmp"), "half a snapshot");
+        try (Rig rig = Rig.open(data)) {
+            sameState(before, rig.fingerprint());
+        }
+        assertTrue(files(data, "snapshot-").stream().noneMatch(path -> path.toString().endsWith(".tmp")));
+    }
+
+    @Test
+    void aForeignFileIsNotWipedOut() throws Exception {
+        try (Rig rig = Rig.open(dir)) {
+            rig.call(rig.api::createTable, simple("kept", null));
+        }
+        Path segment = files(dir, "journal-").get(0);
+        Files.write(segment, "this is not a journal file, but it is long".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> Rig.open(dir));
+        assertTrue(refused.getMessage().contains(segment.toString()), refused.getMessage());
+        assertEquals(42, Files.size(segment));
+    }
+
+    @Test
     void aSecondEngineOnTheFolderIsRefused() {
         Journal first = Journal.open(dir);
         try {
@@ -366,6 +428,10 @@ class JournalTest {
     }
 
     private List<Path> files(String prefix) throws IOException {
+        return files(dir, prefix);
+    }
+
+    private static List<Path> files(Path dir, String prefix) throws IOException {
         try (Stream<Path> list = Files.list(dir)) {
             return list.filter(path -> path.getFileName().toString().startsWith(prefix)).sorted().toList();
         }

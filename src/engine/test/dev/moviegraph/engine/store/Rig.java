@@ -51,8 +51,12 @@ final class Rig implements AutoCloseable {
     }
 
     static Rig open(Path dir, Journal.Options options) {
+        return open(dir, options, Streams.StreamSettings.defaults());
+    }
+
+    static Rig open(Path dir, Journal.Options options, Streams.StreamSettings settings) {
         Clock clock = Clock.systemUTC();
-        Streams streams = new Streams(Streams.StreamSettings.defaults(), clock, "us-east-1");
+        Streams streams = new Streams(settings, clock, "us-east-1");
         Journal journal = Journal.open(dir, options);
         Tables tables = new Tables(journal.listener(streams));
         ExecutorService backfills = Executors.newCachedThreadPool(runnable -> {
@@ -121,7 +125,9 @@ final class Rig implements AutoCloseable {
         StringBuilder out = new StringBuilder();
         for (String name : tables.names()) {
             Table table = tables.require(name);
-            out.append("table ").append(table.spec()).append('\n');
+            // attribute types in a stable order (the spec's own map iterates in an order of its making)
+            out.append("table ").append(table.spec().withAttributeTypes(Map.of())).append(' ')
+                    .append(new java.util.TreeMap<>(table.spec().attributeTypes())).append('\n');
             out.append(" describe ").append(describeWithoutCounts(name)).append('\n');
             rows(out, " row ", table.rows());
             for (IndexSpec index : table.spec().indexes()) {
@@ -133,10 +139,25 @@ final class Rig implements AutoCloseable {
             ObjectNode description = streams.describeStream(json("{'StreamArn':'" + arn + "'}"));
             out.append("stream ").append(description).append('\n');
             for (JsonNode record : streamRecords(arn)) {
+                // the journal keeps a record's time as read just before Streams reads its own (Streams does not
+                // tell it): the same to the second but when a second turns in between; recordTimes() compares them
+                ((ObjectNode) record.path("dynamodb")).remove("ApproximateCreationDateTime");
                 out.append(" record ").append(record).append('\n');
             }
         }
         return out.toString();
+    }
+
+    /** Every stream record's ApproximateCreationDateTime, by its eventID. */
+    Map<String, Long> recordTimes() {
+        Map<String, Long> times = new java.util.HashMap<>();
+        for (JsonNode stream : streams.listStreams(json("{}")).path("Streams")) {
+            for (JsonNode record : streamRecords(stream.path("StreamArn").asText())) {
+                times.put(record.path("eventID").asText(), record.path("dynamodb").path("ApproximateCreationDateTime")
+                        .asLong());
+            }
+        }
+        return times;
     }
 
     private String describeWithoutCounts(String name) {
