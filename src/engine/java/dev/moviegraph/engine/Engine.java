@@ -66,7 +66,8 @@ public final class Engine implements AutoCloseable {
         ItemApi items = new ItemApi(tables, throughput);
         ReadApi reads = new ReadApi(tables, throughput);
         BatchApi batches = new BatchApi(tables, throughput);
-        TransactApi transactions = new TransactApi(tables, limits != null ? limits.transactional() : throughput);
+        TransactApi transactions = new TransactApi(tables, limits != null ? limits.transactional() : throughput,
+                journal::atomically);
         Map<String, Function<JsonNode, ObjectNode>> operations = new HashMap<>();
         String dynamo = "DynamoDB_20120810.";
         operations.put(dynamo + "CreateTable", tableApi::createTable);
@@ -97,7 +98,16 @@ public final class Engine implements AutoCloseable {
         }
         TimeToLive ttl = new TimeToLive(tables, options.ttlSweep(), clock);
         ttl.start();
-        EngineHttp http = new EngineHttp(options.host(), options.port(), Map.copyOf(operations)::get, new ObjectMapper());
+        EngineHttp http;
+        try {
+            http = new EngineHttp(options.host(), options.port(), Map.copyOf(operations)::get, new ObjectMapper());
+        } catch (RuntimeException e) {
+            // A port in use: let go of the data folder's lock, so a retry on another port can have it.
+            ttl.close();
+            background.shutdownNow();
+            journal.close();
+            throw e;
+        }
         return new Engine(http, ttl, journal, background);
     }
 

@@ -43,10 +43,13 @@ public final class TransactApi {
     private final Tables tables;
     private final Throughput throughput;
     private final IdempotencyTokens tokens = new IdempotencyTokens(Duration.ofMinutes(10));
+    /** Runs a transaction's writes as one unit of the journal: a crash replays all of them or none. */
+    private final java.util.function.Consumer<Runnable> atomically;
 
-    public TransactApi(Tables tables, Throughput throughput) {
+    public TransactApi(Tables tables, Throughput throughput, java.util.function.Consumer<Runnable> atomically) {
         this.tables = tables;
         this.throughput = throughput;
+        this.atomically = atomically;
     }
 
     /** One action of a transaction, parsed and validated before anything is locked. */
@@ -121,17 +124,19 @@ public final class TransactApi {
             if (cancelled) {
                 throw ApiException.transactionCanceled(reasons);
             }
-            for (int i = 0; i < actions.size(); i++) {
-                Action action = actions.get(i);
-                Consumed perTable = consumed.computeIfAbsent(action.table().name(), name -> new Consumed(name, false));
-                if (action.kind().equals("ConditionCheck")) {
-                    perTable.table(Capacity.write(0));
-                    continue;
+            atomically.accept(() -> {
+                for (int i = 0; i < actions.size(); i++) {
+                    Action action = actions.get(i);
+                    Consumed perTable = consumed.computeIfAbsent(action.table().name(), name -> new Consumed(name, false));
+                    if (action.kind().equals("ConditionCheck")) {
+                        perTable.table(Capacity.write(0));
+                        continue;
+                    }
+                    WriteResult result = action.table().writeLocked(action.key(), changes.get(i), false);
+                    perTable.table(result.tableUnits() == 0 ? 1 : result.tableUnits());
+                    perTable.indexes(action.table(), result.indexUnits());
                 }
-                WriteResult result = action.table().writeLocked(action.key(), changes.get(i), false);
-                perTable.table(result.tableUnits() == 0 ? 1 : result.tableUnits());
-                perTable.indexes(action.table(), result.indexUnits());
-            }
+            });
         } finally {
             held.forEach(ReentrantLock::unlock);
         }

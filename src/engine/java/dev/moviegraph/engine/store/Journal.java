@@ -3,10 +3,14 @@ package dev.moviegraph.engine.store;
 import dev.moviegraph.engine.stream.Streams;
 import dev.moviegraph.engine.table.ChangeListener;
 import dev.moviegraph.engine.table.IndexSpec;
+import dev.moviegraph.engine.table.ItemLocks;
+import dev.moviegraph.engine.table.RowKey;
 import dev.moviegraph.engine.table.StoredItem;
 import dev.moviegraph.engine.table.Table;
 import dev.moviegraph.engine.table.TableSpec;
 import dev.moviegraph.engine.table.Tables;
+import dev.moviegraph.engine.value.Sizes;
+import dev.moviegraph.engine.value.Value;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -25,10 +29,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,8 +85,11 @@ import java.util.function.Supplier;
  * {@link #listener(Streams)} is the tables' change listener: it lets Streams make the change's record and
  * appends the journal record in one step under the journal's append lock, so the journal holds stream records
  * in sequence-number order. Replay re-makes each through {@link Streams#replayNext} with its number and
- * time, so labels, ARNs, numbers, order and times come out as they were (see the report of the durability
- * work for the cases Streams does not yet make identical).
+ * time, so labels, ARNs, event ids, numbers, order and images come out as they were. Not yet exact: the time
+ * kept is the clock read just before Streams reads its own (Streams does not tell it), so a record's
+ * ApproximateCreationDateTime can come back a second earlier when a second turned in between; and shards
+ * that readers' maintenance closed (not journaled) are re-cut at the next record's time, with other ids, an
+ * empty shard's end then taking the number its successor record had (that record moves up by one).
  */
 public final class Journal implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Journal.class.getName());
@@ -659,6 +673,7 @@ public final class Journal implements AutoCloseable {
             if (snapshot >= 0) {
                 Path file = dir.resolve(LogFile.snapshotName(snapshot));
                 replayer.mode = HISTORY;
+                replayer.file = file;
                 LogFile.Extent extent = LogFile.read(file, snapshot, replayer);
                 if (extent.torn() || replayer.mode != END) {
                     LOG.log(System.Logger.Level.ERROR, "The journal's snapshot " + file + " is damaged ("
@@ -676,6 +691,7 @@ public final class Journal implements AutoCloseable {
                 long generation = segments.get(i);
                 Path file = dir.resolve(LogFile.segmentName(generation));
                 replayer.mode = LIVE;
+                replayer.file = file;
                 LogFile.Extent extent = LogFile.read(file, generation, replayer);
                 replayer.bytes += extent.validEnd();
                 boolean last = i == segments.size() - 1;
@@ -816,11 +832,11 @@ public final class Journal implements AutoCloseable {
     private final class Replayer implements LogFile.Visitor {
         final Tables tables;
         final Streams streams;
-        final Map<Integer, Table> byNumber = new java.util.HashMap<>();
+        final Map<Integer, Table> byNumber = new HashMap<>();
         /** The streams' view of each table number: its latest declaration seen in a section that reaches streams. */
-        final Map<Integer, TableSpec> streamSpecs = new java.util.HashMap<>();
-        final Map<Integer, Table> standIns = new java.util.HashMap<>();
-        final dev.moviegraph.engine.table.ItemLocks standInLocks = new dev.moviegraph.engine.table.ItemLocks();
+        final Map<Integer, TableSpec> streamSpecs = new HashMap<>();
+        final Map<Integer, Table> standIns = new HashMap<>();
+        final ItemLocks standInLocks = new ItemLocks();
         int mode = LIVE;
         int maxNumber;
         long records;
@@ -832,10 +848,19 @@ public final class Journal implements AutoCloseable {
             this.streams = streams;
         }
 
+        /** The file being read, for messages. */
+        Path file;
+
         @Override
         public boolean record(byte[] bytes, int offset, int length) {
             records++;
-            apply(new Codec.In(bytes, offset, offset + length));
+            try {
+                apply(new Codec.In(bytes, offset, offset + length));
+            } catch (RuntimeException e) {
+                // a whole record (its CRC matched) this code cannot read: written by another version, or a bug
+                throw new IllegalStateException("The journal file " + file + " cannot be replayed: its record "
+                        + records + " (" + length + " bytes) is not understood: " + e.getMessage(), e);
+            }
             return true;
         }
 
@@ -867,7 +892,7 @@ public final class Journal implements AutoCloseable {
                     long next = in.varint();
                     long millis = in.varint();
                     if (streams != null && mode != STATE) {
-                        streams.replayNext(next, java.time.Instant.ofEpochMilli(millis));
+                        streams.replayNext(next, Instant.ofEpochMilli(millis));
                     }
                     break;
                 }
@@ -901,7 +926,7 @@ public final class Journal implements AutoCloseable {
                     for (IndexSpec index : spec.indexes()) {
                         if (old.index(index.name()).isEmpty()) {
                             // the index came after items did: fill it as TableApi's backfill did (unjournaled)
-                            for (var key : table.keys()) {
+                            for (RowKey key : table.keys()) {
                                 table.backfill(index, key);
                             }
                         }
@@ -913,8 +938,8 @@ public final class Journal implements AutoCloseable {
                 standIns.remove(number);
                 String view = spec.streamViewType();
                 boolean wasOn = previous != null && previous.streamViewType() != null;
-                if (view != null && (!wasOn || !java.util.Objects.equals(previous.streamLabel(), spec.streamLabel()))) {
-                    streams.replayNext(0, java.time.Instant.ofEpochMilli(labelMillis(spec.streamLabel(), millis)));
+                if (view != null && (!wasOn || !Objects.equals(previous.streamLabel(), spec.streamLabel()))) {
+                    streams.replayNext(0, Instant.ofEpochMilli(labelMillis(spec.streamLabel(), millis)));
                     // as TableApi called it: with the label the table had before (Streams keeps new labels above it)
                     String label = streams.enable(spec.withStream(null, previous == null ? null : previous.streamLabel()),
                             view);
@@ -924,7 +949,7 @@ public final class Journal implements AutoCloseable {
                                 + " with label " + label + " where it had " + spec.streamLabel());
                     }
                 } else if (view == null && wasOn) {
-                    streams.replayNext(0, java.time.Instant.ofEpochMilli(millis));
+                    streams.replayNext(0, Instant.ofEpochMilli(millis));
                     streams.disable(spec.name());
                 }
             }
@@ -943,7 +968,7 @@ public final class Journal implements AutoCloseable {
                 TableSpec spec = streamSpecs.remove(number);
                 standIns.remove(number);
                 if (spec != null && streams != null) {
-                    streams.replayNext(0, java.time.Instant.ofEpochMilli(millis));
+                    streams.replayNext(0, Instant.ofEpochMilli(millis));
                     streams.tableDeleted(spec.name());
                 }
             }
@@ -958,13 +983,13 @@ public final class Journal implements AutoCloseable {
                 sequence = in.varint();
                 millis = in.varint();
             }
-            Map<String, dev.moviegraph.engine.value.Value> attributes = Codec.item(in);
-            Map<String, dev.moviegraph.engine.value.Value> old = (flags & F_OLD_IMAGE) != 0 ? Codec.item(in) : null;
+            Map<String, Value> attributes = Codec.item(in);
+            Map<String, Value> old = (flags & F_OLD_IMAGE) != 0 ? Codec.item(in) : null;
             boolean byService = (flags & F_BY_SERVICE) != 0;
             StoredItem after = (flags & F_DELETE) != 0 ? null : stored(attributes);
             Table table = byNumber.get(number);
             if ((mode == LIVE || mode == STATE) && table != null) {
-                var key = table.keyOf(attributes);
+                RowKey key = table.keyOf(attributes);
                 if (key != null) {
                     table.writeLocked(key, current -> after, byService);
                 }
@@ -979,7 +1004,7 @@ public final class Journal implements AutoCloseable {
                     // without the old image (the view has none), the before item only tells the event and the keys
                     before = old != null ? stored(old) : after != null ? after : stored(attributes);
                 }
-                streams.replayNext(sequence, java.time.Instant.ofEpochMilli(millis));
+                streams.replayNext(sequence, Instant.ofEpochMilli(millis));
                 streams.changed(target, before, after, byService);
             }
         }
@@ -1008,8 +1033,8 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    private static StoredItem stored(Map<String, dev.moviegraph.engine.value.Value> attributes) {
-        return new StoredItem(Collections.unmodifiableMap(attributes), dev.moviegraph.engine.value.Sizes.item(attributes));
+    private static StoredItem stored(Map<String, Value> attributes) {
+        return new StoredItem(Collections.unmodifiableMap(attributes), Sizes.item(attributes));
     }
 
     /** The time a stream label names (its creation, to the millisecond), or {@code fallback}. */
@@ -1018,9 +1043,9 @@ public final class Journal implements AutoCloseable {
             return fallback;
         }
         try {
-            return java.time.LocalDateTime.parse(label, java.time.format.DateTimeFormatter.ofPattern(
-                    "yyyy-MM-dd'T'HH:mm:ss.SSS")).toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
-        } catch (java.time.format.DateTimeParseException e) {
+            return LocalDateTime.parse(label, DateTimeFormatter.ofPattern(
+                    "yyyy-MM-dd'T'HH:mm:ss.SSS")).toInstant(ZoneOffset.UTC).toEpochMilli();
+        } catch (DateTimeParseException e) {
             return fallback;
         }
     }
@@ -1183,7 +1208,7 @@ public final class Journal implements AutoCloseable {
     private final class History implements LogFile.Visitor {
         final SnapshotWriter out;
         final long horizon;
-        final Map<Integer, TableSpec> specs = new java.util.HashMap<>();
+        final Map<Integer, TableSpec> specs = new HashMap<>();
         boolean fromSnapshot;
 
         History(SnapshotWriter out, long horizon) {
@@ -1218,7 +1243,7 @@ public final class Journal implements AutoCloseable {
                     boolean wasOn = previous != null && previous.streamViewType() != null;
                     boolean isOn = spec.streamViewType() != null;
                     boolean turned = isOn != wasOn || isOn
-                            && !java.util.Objects.equals(previous.streamLabel(), spec.streamLabel());
+                            && !Objects.equals(previous.streamLabel(), spec.streamLabel());
                     if (turned && !forgotten) {
                         out.raw(bytes, offset, length);
                     }

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * shared buffer (a short critical section), then makes sure the buffer is written up to its record.
  * Whoever gets the flush lock first writes everything appended so far in one {@code write()} (and, when
  * asked, one {@code fsync}), so threads arriving meanwhile find their record written already. A record is
- * handed to the operating system before {@link #append}/{@link #flush} return.
+ * handed to the operating system before {@link #flush} returns.
  *
  * <p>Files are written through {@link RandomAccessFile}, not a {@code FileChannel}: an interrupted thread
  * (a pool shutting down, a request cancelled) would close a channel under everyone's feet; these writes

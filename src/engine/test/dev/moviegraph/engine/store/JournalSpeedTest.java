@@ -60,6 +60,8 @@ class JournalSpeedTest {
                     + "'NEW_AND_OLD_IMAGES'}", 1, report, "journal + stream, 1 thread");
             run(base.resolve("memory8"), null, 8, report, "in memory, 8 threads");
             run(base.resolve("journal8"), "", 8, report, "journal, 8 threads");
+            run(base.resolve("fsync8"), "", 8, report, "journal fsync each, 8 thr.", 20_000,
+                    Journal.Options.defaults().withFsyncEveryWrite());
             Path replayed = base.resolve("journal");
             long started = System.nanoTime();
             long cpuStarted = CPU.getCurrentThreadCpuTime();
@@ -96,12 +98,17 @@ class JournalSpeedTest {
     }
 
     private void run(Path folder, String stream, int threads, boolean report, String label) throws Exception {
+        run(folder, stream, threads, report, label, ITEMS, Journal.Options.defaults());
+    }
+
+    private void run(Path folder, String stream, int threads, boolean report, String label, int count,
+                     Journal.Options options) throws Exception {
         Files.createDirectories(folder);
-        try (Rig rig = stream == null ? Rig.open(null) : Rig.open(folder)) {
+        try (Rig rig = stream == null ? Rig.open(null) : Rig.open(folder, options)) {
             rig.call(rig.api::createTable, TABLE.replace("STREAM", stream == null ? "" : stream));
             Table table = rig.tables.require("speed");
-            List<StoredItem> items = new ArrayList<>(ITEMS);
-            for (int i = 0; i < ITEMS; i++) {
+            List<StoredItem> items = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
                 items.add(StoredItem.of(item(i)));
             }
             AtomicLong cpu = new AtomicLong();
@@ -111,7 +118,7 @@ class JournalSpeedTest {
                 int offset = t;
                 Thread worker = new Thread(() -> {
                     long cpuStart = CPU.getCurrentThreadCpuTime();
-                    for (int i = offset; i < ITEMS; i += threads) {
+                    for (int i = offset; i < count; i += threads) {
                         StoredItem item = items.get(i);
                         table.write(table.keyOf(item.attributes()), before -> item);
                     }
@@ -125,8 +132,8 @@ class JournalSpeedTest {
             }
             long nanos = System.nanoTime() - started;
             if (report) {
-                System.out.printf("%-28s %,9.0f writes/s, %5.2f µs CPU a write%n", label, ITEMS / (nanos / 1e9),
-                        cpu.get() / 1000.0 / ITEMS);
+                System.out.printf("%-28s %,9.0f writes/s, %5.2f µs CPU a write%n", label, count / (nanos / 1e9),
+                        cpu.get() / 1000.0 / count);
             }
         }
     }

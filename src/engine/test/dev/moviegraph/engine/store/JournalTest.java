@@ -379,6 +379,25 @@ class JournalTest {
     }
 
     @Test
+    void anInterruptedWriterDoesNotBreakTheJournal() throws Exception {
+        try (Rig rig = Rig.open(dir)) {
+            rig.call(rig.api::createTable, simple("interrupted", null));
+            Thread writer = new Thread(() -> {
+                for (int i = 0; i < 100; i++) {
+                    Thread.currentThread().interrupt(); // a pool shutting down interrupts its threads mid-write
+                    rig.put("interrupted", Rig.item("{'pk':{'S':'k" + i + "'}}"));
+                }
+            });
+            writer.start();
+            writer.join();
+            rig.put("interrupted", Rig.item("{'pk':{'S':'after'}}"));
+        }
+        try (Rig rig = Rig.open(dir)) {
+            assertEquals(101, rig.tables.require("interrupted").itemCount());
+        }
+    }
+
+    @Test
     void aSecondEngineOnTheFolderIsRefused() {
         Journal first = Journal.open(dir);
         try {
