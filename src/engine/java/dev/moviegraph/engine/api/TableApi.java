@@ -172,6 +172,13 @@ public final class TableApi {
     public ObjectNode updateTable(JsonNode request) {
         String name = Fields.required(request, "TableName", "tableName");
         Table table = tables.require(name);
+        if (!request.has("ProvisionedThroughput") && !request.has("BillingMode") && !request.has("StreamSpecification")
+                && !request.has("GlobalSecondaryIndexUpdates") && !request.has("SSESpecification")
+                && !request.has("ReplicaUpdates") && !request.has("TableClass")
+                && !request.has("DeletionProtectionEnabled")) {
+            throw ApiException.validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled,"
+                    + " GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+        }
         ObjectNode response;
         synchronized (table) {
             TableSpec spec = table.spec();
