@@ -17,6 +17,7 @@ import dev.moviegraph.engine.table.Tables;
 import dev.moviegraph.engine.table.WriteResult;
 import dev.moviegraph.engine.value.Value;
 import dev.moviegraph.engine.value.Wire;
+import dev.moviegraph.engine.value.WireItem;
 
 import java.util.HashSet;
 import java.util.Iterator;
@@ -102,7 +103,7 @@ public final class BatchApi {
                 consumed.table(units);
                 if (item != null) {
                     bytes += item.size();
-                    found.add(Wire.json(projection == null ? item.attributes() : projection.apply(item.attributes())));
+                    found.addPOJO(WireItem.of(projection == null ? item.attributes() : projection.apply(item.attributes())));
                 }
             }
             capacities.add(consumed.json(mode.equals("NONE") ? "TOTAL" : mode));

@@ -19,6 +19,7 @@ import dev.moviegraph.engine.table.Tables;
 import dev.moviegraph.engine.table.WriteResult;
 import dev.moviegraph.engine.value.Value;
 import dev.moviegraph.engine.value.Wire;
+import dev.moviegraph.engine.value.WireItem;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -51,7 +52,7 @@ public final class ItemApi {
         throughput.read(table, null, key.partition(), units);
         ObjectNode response = JsonNodeFactory.instance.objectNode();
         if (item != null) {
-            response.set("Item", Wire.json(projection == null ? item.attributes() : projection.apply(item.attributes())));
+            response.putPOJO("Item", WireItem.of(projection == null ? item.attributes() : projection.apply(item.attributes())));
         }
         Consumed consumed = new Consumed(table.name(), true);
         consumed.table(units);
@@ -134,7 +135,7 @@ public final class ItemApi {
     private ObjectNode written(JsonNode request, Table table, WriteResult result, Map<String, Value> attributes) {
         ObjectNode response = JsonNodeFactory.instance.objectNode();
         if (attributes != null) {
-            response.set("Attributes", Wire.json(attributes));
+            response.putPOJO("Attributes", WireItem.of(attributes));
         }
         Consumed consumed = new Consumed(table.name(), false);
         consumed.table(result.tableUnits() == 0 ? 1 : result.tableUnits());

@@ -23,6 +23,7 @@ import dev.moviegraph.engine.table.TableSpec;
 import dev.moviegraph.engine.table.Tables;
 import dev.moviegraph.engine.value.Value;
 import dev.moviegraph.engine.value.Wire;
+import dev.moviegraph.engine.value.WireItem;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -277,7 +278,7 @@ public final class ReadApi {
             }
             count++;
             if (items != null) {
-                items.add(Wire.json(reading.projection() == null ? item.attributes()
+                items.addPOJO(WireItem.of(reading.projection() == null ? item.attributes()
                         : reading.projection().apply(item.attributes())));
             }
         }

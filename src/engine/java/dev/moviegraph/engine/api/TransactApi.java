@@ -20,6 +20,7 @@ import dev.moviegraph.engine.table.WriteResult;
 import dev.moviegraph.engine.value.Sizes;
 import dev.moviegraph.engine.value.Value;
 import dev.moviegraph.engine.value.Wire;
+import dev.moviegraph.engine.value.WireItem;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -271,7 +272,7 @@ public final class TransactApi {
                 ObjectNode entry = responses.addObject();
                 if (item != null) {
                     Projection projection = projections.get(i);
-                    entry.set("Item", Wire.json(projection == null ? item.attributes() : projection.apply(item.attributes())));
+                    entry.putPOJO("Item", WireItem.of(projection == null ? item.attributes() : projection.apply(item.attributes())));
                 }
                 consumed.computeIfAbsent(owners.get(i).name(), name -> new Consumed(name, true))
                         .table(2 * Capacity.read(item == null ? 0 : item.size(), true));

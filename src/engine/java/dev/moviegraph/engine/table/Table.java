@@ -166,20 +166,19 @@ public final class Table {
             StoredItem newEntry = after == null ? null : entry(index, after);
             RowKey newRow = newEntry == null ? null : indexRow(index, key, after);
             double cost = 0;
-            StoredItem oldEntry = oldRow == null ? null : store.get(oldRow);
-            if (oldRow != null && !oldRow.equals(newRow)) {
-                store.remove(oldRow);
-                cost += Capacity.write(oldEntry == null ? 0 : oldEntry.size());
+            boolean sameRow = oldRow != null && oldRow.equals(newRow);
+            if (oldRow != null && !sameRow) {
+                StoredItem removed = store.remove(oldRow);
+                cost += Capacity.write(removed == null ? 0 : removed.size());
             }
             if (newRow != null) {
-                if (oldRow != null && oldRow.equals(newRow)) {
-                    if (!newEntry.attributes().equals(oldEntry == null ? null : oldEntry.attributes())) {
-                        cost += Capacity.write(Math.max(newEntry.size(), oldEntry == null ? 0 : oldEntry.size()));
-                    }
-                } else {
+                StoredItem replaced = store.put(newRow, newEntry);
+                if (replaced == null || !sameRow) {
                     cost += Capacity.write(newEntry.size());
+                } else if (newEntry == after || !newEntry.attributes().equals(replaced.attributes())) {
+                    // An ALL index holds the item itself, which changed (unchanged writes stop earlier).
+                    cost += Capacity.write(Math.max(newEntry.size(), replaced.size()));
                 }
-                store.put(newRow, newEntry);
             }
             if (cost > 0) {
                 units.put(index.name(), cost);

@@ -31,20 +31,32 @@ public final class Ordering {
         return a.type().compareTo(b.type());
     }
 
-    /** Strings in UTF-8 byte order (code point order). */
+    /**
+     * Strings in UTF-8 byte order, which is code point order. UTF-16 order differs from it only where a
+     * surrogate (U+D800..U+DFFF) meets a unit of U+E000..U+FFFF; shifting both ranges at the first difference
+     * (surrogates up above U+F7FF, the rest down by 0x800) gives code point order without decoding.
+     */
     public static int compareStrings(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int x = a.codePointAt(i);
-            int y = b.codePointAt(j);
-            if (x != y) {
-                return Integer.compare(x, y);
-            }
-            i += Character.charCount(x);
-            j += Character.charCount(y);
+        if (a == b) {
+            return 0;
         }
-        return Integer.compare(a.length() - i, b.length() - j);
+        int length = Math.min(a.length(), b.length());
+        for (int i = 0; i < length; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                if (x >= 0xD800 && y >= 0xD800) {
+                    x = fixUp(x);
+                    y = fixUp(y);
+                }
+                return x - y;
+            }
+        }
+        return a.length() - b.length();
+    }
+
+    private static char fixUp(char c) {
+        return c >= 0xE000 ? (char) (c - 0x800) : (char) (c + 0x2000);
     }
 
     /** Whether two values of the same scalar type compare (for conditions: <, <=, >, >=, BETWEEN). */
