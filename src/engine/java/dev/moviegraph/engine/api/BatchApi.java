@@ -167,13 +167,13 @@ public final class BatchApi {
                         StoredItem stored = StoredItem.of(item);
                         RowKey key = table.keyOf(item);
                         result = table.write(key, before -> {
-                            throughput.write(table, before, stored);
+                            throughput.write(table, key.partition(), before, stored);
                             return stored;
                         });
                     } else {
                         RowKey key = table.keyOf(Wire.item(write.get("DeleteRequest").get("Key")));
                         result = table.write(key, before -> {
-                            throughput.write(table, before, null);
+                            throughput.write(table, key.partition(), before, null);
                             return null;
                         });
                     }

@@ -70,8 +70,8 @@ public final class ItemApi {
         boolean oldOnFailure = oldOnFailure(request);
         StoredItem stored = StoredItem.of(item);
         WriteResult result = table.write(key, before -> {
-            check(condition, before, oldOnFailure);
-            throughput.write(table, before, stored);
+            check(condition, before, oldOnFailure, throughput, table, key);
+            throughput.write(table, key.partition(), before, stored);
             return stored;
         });
         return written(request, table, result, returns.equals("ALL_OLD") ? old(result) : null);
@@ -85,8 +85,8 @@ public final class ItemApi {
         Condition condition = condition(request);
         boolean oldOnFailure = oldOnFailure(request);
         WriteResult result = table.write(key, before -> {
-            check(condition, before, oldOnFailure);
-            throughput.write(table, before, null);
+            check(condition, before, oldOnFailure, throughput, table, key);
+            throughput.write(table, key.partition(), before, null);
             return null;
         });
         return written(request, table, result, returns.equals("ALL_OLD") ? old(result) : null);
@@ -115,11 +115,11 @@ public final class ItemApi {
         }
         boolean oldOnFailure = oldOnFailure(request);
         WriteResult result = table.write(key, before -> {
-            check(condition, before, oldOnFailure);
+            check(condition, before, oldOnFailure, throughput, table, key);
             Map<String, Value> base = before == null ? keyAttributes : before.attributes();
             Map<String, Value> after = update == null ? new LinkedHashMap<>(base) : update.apply(base);
             StoredItem stored = Validation.updated(table.spec(), after);
-            throughput.write(table, before, stored);
+            throughput.write(table, key.partition(), before, stored);
             return stored;
         });
         Map<String, Value> attributes = switch (returns) {
@@ -192,6 +192,15 @@ public final class ItemApi {
                     + " value set: [ALL_OLD, NONE]");
         }
         return "ALL_OLD".equals(value);
+    }
+
+    /** Refuses the write when its condition fails on the current item, charging the refusal as DynamoDB does. */
+    static void check(Condition condition, StoredItem before, boolean oldOnFailure, Throughput throughput, Table table,
+                      RowKey key) {
+        if (condition != null && !condition.test(before == null ? Map.of() : before.attributes())) {
+            throughput.conditionFailed(table, key.partition(), before);
+        }
+        check(condition, before, oldOnFailure);
     }
 
     /** Refuses the write when its condition fails on the current item. */

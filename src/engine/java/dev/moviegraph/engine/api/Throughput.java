@@ -16,7 +16,7 @@ public interface Throughput {
         }
 
         @Override
-        public void write(Table table, StoredItem before, StoredItem after) {
+        public void write(Table table, Value partition, StoredItem before, StoredItem after) {
         }
     };
 
@@ -24,8 +24,14 @@ public interface Throughput {
     void read(Table table, String index, Value partition, double units);
 
     /**
-     * A write about to replace {@code before} by {@code after} (either null): it costs the table's partition
-     * and each index partition whose entry it puts or removes. Called with the item locked; throwing refuses it.
+     * A write about to replace {@code before} by {@code after} (either null; the same instance for a
+     * transaction's condition check) of the item whose partition key is {@code partition}: it costs the table's
+     * partition and each index partition whose entry it puts or removes. Called with the item locked; throwing
+     * refuses it.
      */
-    void write(Table table, StoredItem before, StoredItem after);
+    void write(Table table, Value partition, StoredItem before, StoredItem after);
+
+    /** A write refused by its condition on {@code current} (null: no item), which DynamoDB charges too. */
+    default void conditionFailed(Table table, Value partition, StoredItem current) {
+    }
 }

@@ -101,11 +101,11 @@ public final class TransactApi {
                 StoredItem before = action.table().get(action.key());
                 Map<String, Object> reason = new LinkedHashMap<>();
                 try {
-                    ItemApi.check(action.condition(), before, action.oldOnFailure());
+                    ItemApi.check(action.condition(), before, action.oldOnFailure(), throughput, action.table(),
+                            action.key());
                     UnaryOperator<StoredItem> change = change(action, before);
-                    if (!action.kind().equals("ConditionCheck")) {
-                        throughput.write(action.table(), before, change.apply(before));
-                    }
+                    // a condition check is charged as a write of the item it reads (before to itself)
+                    throughput.write(action.table(), action.key().partition(), before, change.apply(before));
                     changes.add(change);
                     reason.put("Code", "None");
                 } catch (ApiException refused) {

@@ -35,7 +35,11 @@ import java.util.Map;
  *
  * <p>Writes are charged by {@link WriteCharges}; {@link #transactional()} is the same charged twice, as
  * DynamoDB charges a transaction's writes. Reads are charged what the engine computed (a GetItem's item, a
- * Query page's items summed, each key of a BatchGetItem).
+ * Query page's items summed, each key of a BatchGetItem). What the {@link Throughput} hook is not told of is
+ * not charged: a transaction's condition checks, a write refused by its condition, a delete of nothing (no
+ * key); and a transaction's actions are charged one by one, so those a cancelled transaction evaluated stay
+ * charged. {@link #transaction}, {@link #conditionFailed} and {@link #write(Table, Value, StoredItem,
+ * StoredItem, boolean)} charge those as DynamoDB does, for the hook to call once it passes them.
  *
  * <p>Time is the clock's, or simulated ({@link #startSecond}): a benchmark that wants the limits of one
  * second whatever its machine takes starts second n, and time stands still in it until it starts the next,
@@ -142,10 +146,20 @@ public final class PartitionLimits implements Throughput {
             global = spec != null && spec.global() ? index : null;
         }
         Charge.Partition charged = new Charge.Partition(table.name(), global, partition);
-        charge(table.spec(), charged, List.of(new Charge(charged, Charge.Kind.READ, units)));
+        charge(List.of(new Request(table.spec(), charged, List.of(new Charge(charged, Charge.Kind.READ, units)))));
     }
 
     @Override
+    public void write(Table table, Value partition, StoredItem before, StoredItem after) {
+        write(table, partition, before, after, false);
+    }
+
+    @Override
+    public void conditionFailed(Table table, Value partition, StoredItem current) {
+        conditionFailed(table, partition, current, false);
+    }
+
+    /** A single write, its partition taken from the items (tests; the engine passes the key it locked). */
     public void write(Table table, StoredItem before, StoredItem after) {
         write(table, WriteCharges.partitionOf(table.spec(), before, after), before, after, false);
     }
@@ -160,9 +174,32 @@ public final class PartitionLimits implements Throughput {
         if (partition == null) {
             return;
         }
-        TableSpec spec = table.spec();
-        charge(spec, new Charge.Partition(spec.name(), null, partition),
-                WriteCharges.of(spec, partition, before, after, transactional ? 2 : 1));
+        charge(List.of(request(new Write(table, partition, before, after), transactional ? 2 : 1)));
+    }
+
+    /**
+     * One write of a transaction: the item whose table partition key value is {@code partition}, from
+     * {@code before} to {@code after} (either null); a condition check is the same instance on both sides.
+     */
+    public record Write(Table table, Value partition, StoredItem before, StoredItem after) {
+    }
+
+    /**
+     * A TransactWriteItems whose conditions all passed, charged at once: every write twice, condition checks
+     * included (their base write), all or none, so a transaction refused at one partition charges no other.
+     */
+    public void transaction(List<Write> writes) {
+        charge(writes.stream().map(write -> request(write, 2)).toList());
+    }
+
+    private static Request request(Write write, double factor) {
+        TableSpec spec = write.table().spec();
+        return new Request(spec, new Charge.Partition(spec.name(), null, write.partition()),
+                WriteCharges.of(spec, write.partition(), write.before(), write.after(), factor));
+    }
+
+    /** One request's charges: {@code requested} is the partition it is counted a request of. */
+    private record Request(TableSpec spec, Charge.Partition requested, List<Charge> charges) {
     }
 
     /**
@@ -189,20 +226,30 @@ public final class PartitionLimits implements Throughput {
         }
 
         @Override
-        public void write(Table table, StoredItem before, StoredItem after) {
-            PartitionLimits.this.write(table, WriteCharges.partitionOf(table.spec(), before, after), before, after, true);
+        public void write(Table table, Value partition, StoredItem before, StoredItem after) {
+            PartitionLimits.this.write(table, partition, before, after, true);
+        }
+
+        @Override
+        public void conditionFailed(Table table, Value partition, StoredItem current) {
+            PartitionLimits.this.conditionFailed(table, partition, current, true);
         }
     }
 
     /** Charges every charge or, when one partition has not the units left, refuses them all and charges none. */
-    private void charge(TableSpec spec, Charge.Partition requested, List<Charge> charges) {
+    private void charge(List<Request> requests) {
         synchronized (lock) {
             long now = now();
             tick(now);
-            counts(requested).requests++;
             Map<Slot, Double> wanted = new LinkedHashMap<>();
-            for (Charge charge : charges) {
-                wanted.merge(new Slot(charge.partition(), charge.kind()), charge.units(), Double::sum);
+            Map<Slot, TableSpec> specs = new HashMap<>();
+            for (Request request : requests) {
+                counts(request.requested()).requests++;
+                for (Charge charge : request.charges()) {
+                    Slot slot = new Slot(charge.partition(), charge.kind());
+                    wanted.merge(slot, charge.units(), Double::sum);
+                    specs.putIfAbsent(slot, request.spec());
+                }
             }
             for (Map.Entry<Slot, Double> entry : wanted.entrySet()) {
                 Slot slot = entry.getKey();
@@ -215,7 +262,7 @@ public final class PartitionLimits implements Throughput {
                     if (refusedAt.size() < MAX_REFUSED_PARTITIONS || refusedAt.containsKey(slot)) {
                         refusedAt.merge(slot, 1L, Long::sum);
                     }
-                    throw refusal(spec, slot);
+                    throw refusal(specs.get(slot), slot);
                 }
             }
             for (Map.Entry<Slot, Double> entry : wanted.entrySet()) {

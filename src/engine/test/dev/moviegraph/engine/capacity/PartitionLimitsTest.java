@@ -137,11 +137,34 @@ class PartitionLimitsTest {
         limits.startSecond(1);
         StoredItem counter = item("pk", "hot#1", "sk", "c");
         for (int i = 0; i < 500; i++) {
-            limits.transactional().write(onDemand, counter, counter);
+            limits.transactional().write(onDemand, WriteCharges.partitionOf(onDemand.spec(), counter, counter), counter, counter);
         }
 
-        assertThrows(ApiException.class, () -> limits.transactional().write(onDemand, counter, counter));
+        assertThrows(ApiException.class, () -> limits.transactional().write(onDemand, WriteCharges.partitionOf(onDemand.spec(), counter, counter), counter, counter));
         assertThrows(ApiException.class, () -> limits.write(onDemand, counter, counter));
+    }
+
+    @Test
+    void aWholeTransactionIsChargedAtOnceItsChecksIncludedAndRefusedWholeChargingNoPartition() {
+        limits.startSecond(1);
+        StoredItem movie = item("pk", "mov#1", "sk", "mov#1");
+        StoredItem counter = item("pk", "hot#1", "sk", "c");
+        for (int i = 0; i < 999; i++) {
+            limits.write(onDemand, counter, counter);
+        }
+        // the movie's check (2) and its total's increment (2, and 4 in gsi2: its month entry moves, a delete and a put)
+        limits.transaction(List.of(new PartitionLimits.Write(onDemand, s("mov#1"), movie, movie),
+                new PartitionLimits.Write(onDemand, s("mov#1"), total("1", 1), total("1", 2))));
+
+        assertThrows(ApiException.class, () -> limits.transaction(List.of(
+                new PartitionLimits.Write(onDemand, s("mov#1"), movie, movie),
+                new PartitionLimits.Write(onDemand, s("hot#1"), counter, counter))), "1 unit left, 2 wanted");
+
+        JsonNode usage = limits.describeUsage(NODES.objectNode().put("Limit", 10));
+        assertEquals(4, busiest(usage, "BusiestWrite", "moviegraph", null, "mov#1"),
+                "the check (2) and the increment (2) of the first; nothing of the refused one: " + usage);
+        assertEquals(4, busiest(usage, "BusiestWrite", "moviegraph", "gsi2", "month#2024-05"), usage.toString());
+        assertEquals(999, busiest(usage, "BusiestWrite", "moviegraph", null, "hot#1"), usage.toString());
     }
 
     @Test
