@@ -2,7 +2,7 @@
 # The gateway's image, built with no Docker daemon (deploy/image/build.sh: podman build, chroot isolation)
 # and then started as a container runtime would, from its own unpacked layers: the image's entrypoint,
 # environment, user and working directory, in new mount and PID namespaces (unshare) with the unpacked
-# filesystem as root (unshare's chroot). It must answer /health and a query on its embedded DynamoDB Local.
+# filesystem as root (unshare's chroot). It must answer /health and a query on its embedded engine.
 # Skips (exit 0, saying why) where podman, unshare or a JDK 25 is missing or root is needed and absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The functions' slim jar (target/moviegraph-lambda.jar, built by `mvn -B -DskipTests package`): its size,
-# what it must not carry, and the handlers run from it alone against a DynamoDB Local (the server jar's
-# embedded one) with the sample table: init time, a stream counted exactly once, its changes published.
+# what it must not carry (the engine above all: the functions only ever reach DynamoDB over HTTP), and the
+# handlers run from it alone against an engine (the server jar's embedded one) with the sample table: init
+# time, a stream counted exactly once, its changes published.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jar=target/moviegraph-lambda.jar
@@ -9,7 +10,7 @@ jar=target/moviegraph-lambda.jar
 bytes=$(stat -c %s "$jar")
 echo "lambda-check: $jar is $((bytes / 1024 / 1024)) MiB ($bytes bytes)"
 [ "$bytes" -lt $((25 * 1024 * 1024)) ] || { echo "lambda-check: over 25 MiB" >&2; exit 1; }
-forbidden='com/amazonaws/services/dynamodbv2/local/|sqlite4java|org/eclipse/jetty/|io/javalin/|^graphql/|graphiql/|sample-snapshot/|dev/moviegraph/(capacity|cli|http|graphql|local|imdb)/'
+forbidden='org/eclipse/jetty/|io/javalin/|^graphql/|graphiql/|dev/moviegraph/(engine|capacity|cli|http|graphql|local|imdb)/'
 if unzip -Z1 "$jar" | grep -E "$forbidden" | head -5 | grep -q .; then
   echo "lambda-check: the slim jar carries what the functions do not need:" >&2
   unzip -Z1 "$jar" | grep -E "$forbidden" | head -5 >&2
@@ -26,8 +27,8 @@ for _ in $(seq 1 180); do
   kill -0 $server 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
   sleep 1
 done
-endpoint=$(grep -o 'DynamoDB Local started in-process at http://[0-9.:]*' "$work/server.log" | awk '{print $NF}')
-[ -n "$endpoint" ] || { echo "lambda-check: no DynamoDB Local endpoint in the server's log" >&2; cat "$work/server.log" >&2; exit 1; }
+endpoint=$(grep -o 'Engine started in-process at http://[0-9.:]*' "$work/server.log" | awk '{print $NF}')
+[ -n "$endpoint" ] || { echo "lambda-check: no engine endpoint in the server's log" >&2; cat "$work/server.log" >&2; exit 1; }
 DYNAMODB_ENDPOINT=$endpoint TABLE_NAME=moviegraph \
   java -cp "$jar:target/test-classes" dev.moviegraph.lambda.SlimJarRun
 echo "lambda-check: the handlers ran from the slim jar alone"

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A DynamoDB stand-in over real HTTP that answers from memory after a fixed latency, so that what a run
  * measures is the gateway: {@code StandIn PORT DYNAMODB_LOCAL_URL LATENCY_MS}. A read (GetItem, Query,
- * BatchGetItem, DescribeTable) is asked of DynamoDB Local the first time its exact body is seen, and
+ * BatchGetItem, DescribeTable) is asked of the engine the first time its exact body is seen, and
  * every repeat is answered with the same bytes and headers from memory; writes always go through. Each
  * answer leaves {@code LATENCY_MS} after its request arrived (0: at once), as a regional DynamoDB
  * answers in about 5 ms.
@@ -80,7 +80,7 @@ public class StandIn {
         System.out.println("stand-in ready on " + port + ", latency " + args[2] + " ms");
         while (true) {
             Thread.sleep(10_000);
-            System.out.println("answered from memory " + hits.get() + ", asked of DynamoDB Local " + misses.get());
+            System.out.println("answered from memory " + hits.get() + ", asked of the engine " + misses.get());
         }
     }
 

@@ -1,23 +1,22 @@
 #!/bin/bash
-# The gateway's CPU per request, the gateway alone on core 0, DynamoDB Local (or the stand-in) and the
+# The gateway's CPU per request, the gateway alone on core 0, the engine (or the stand-in) and the
 # load on core 1.
-# usage: src/bench/cpu-per-request/run.sh GATEWAY [GATEWAY...]   (each in turn, against one DynamoDB Local)
+# usage: src/bench/cpu-per-request/run.sh GATEWAY [GATEWAY...]   (each in turn, against one engine)
 #   a GATEWAY is a jar, then optionally the gateway's own java options and environment, in one argument:
 #   "target/moviegraph.jar -XX:AOTCache=target/moviegraph.aot WARMUP_SECONDS=20"
 # env: WARM (s, default 60), SECS (s, default 30), ROUNDS (default 2), CLIENTS (default 8),
 #      SHAPES (names below, default "movie eleven twelve"; "all" for every one),
-#      LATENCY_MS (unset: the gateway calls DynamoDB Local; set: it calls the stand-in, which answers
+#      LATENCY_MS (unset: the gateway calls the engine; set: it calls the stand-in, which answers
 #      from memory after that many ms), COLD (1: print the first WINDOWS 10 s windows of a fresh
 #      server under load before anything warms it), WINDOWS (default 6), JAVA_OPTS (for every gateway),
 #      GATEWAY_JAVA (the java the gateways run on, default java; e.g. a JDK 25 for an AOT cache),
 #      LOAD (1: load each jar's sample into a table of its own, for jars of another table layout than
-#      the first jar's; else every jar reads the first jar's sample snapshot, table moviegraph),
+#      the first jar's; else every jar reads the sample the first jar's engine loaded, table moviegraph),
 #      SDK_FLOOR (1: first measure the AWS SDK client alone on core 0, the gateway's own client from the
 #      first jar, SDK_FLOOR_IN_FLIGHT (8) calls in flight, no server and no GraphQL: SdkFloor.java)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# DynamoDB Local keeps its SQLite file in memory (/dev/shm): on a disk every write syncs, and loading
-# the sample takes many minutes.
+# The engine's data folder in memory (/dev/shm) where there is one: on a disk every write may wait for a sync.
 work=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 first_jar=${1%% *}
@@ -64,7 +63,7 @@ for gateway_spec in "$@"; do
   n=$((n + 1)); port=$((8090 + n))
   table=moviegraph
   if [ "${LOAD:-0}" = 1 ]; then
-    # The sample is loaded through DynamoDB Local itself: the stand-in only answers reads.
+    # The sample is loaded through the engine itself: the stand-in only answers reads.
     table=bench-$n
     DYNAMODB_ENDPOINT=http://127.0.0.1:8765 TABLE_NAME=$table CREATE_TABLE=true LOAD_SAMPLE=true PORT=$port \
       AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \

@@ -1,6 +1,7 @@
 package dev.moviegraph;
 
 import dev.moviegraph.cli.Aggregate;
+import dev.moviegraph.cli.EngineCommand;
 import dev.moviegraph.cli.Import;
 import dev.moviegraph.cli.Migrate;
 import dev.moviegraph.config.AppConfig;
@@ -24,7 +25,8 @@ import sun.misc.Signal;
 /**
  * Entry point: with no arguments, reads the environment, starts the server and stops it cleanly on
  * SIGTERM (see {@link Moviegraph#close()}), then exits 0; {@code aggregate} runs the stream aggregator
- * alone ({@link Aggregate}); {@code migrate} upgrades the table to this layout ({@link Migrate});
+ * alone ({@link Aggregate}); {@code engine [--port 8000] [--data-dir DIR] [--host H]} runs the DynamoDB-compatible
+ * engine on its own ({@link EngineCommand}); {@code migrate} upgrades the table to this layout ({@link Migrate});
  * {@code import DIR [options]} imports IMDb's datasets ({@link Import}); {@code benchmark [load | import]
  * [options]} runs the benchmarks when the jar was built with them ({@code mvn -Pbench package}, docs/benchmarks.md); {@code warm-up} starts the server, sends it the warm-up's queries
  * (WARMUP_SECONDS, else {@value #TRAINING_SECONDS} s) and exits 0: the training run of the image's AOT cache. A server or aggregator that
@@ -48,12 +50,17 @@ public final class Main {
             runBenchmark(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
+        if (args.length > 0 && args[0].equals("engine")) {
+            // Its own arguments, no environment: it runs until killed, or returns why it could not start.
+            System.exit(EngineCommand.run(Arrays.asList(args).subList(1, args.length), System.out, System.err));
+            return;
+        }
         boolean importing = args.length > 0 && args[0].equals("import");
         if (!importing && (args.length > 1 || args.length == 1 && !COMMANDS.contains(args[0]))) {
             // A mistyped command must not quietly start a server instead.
             System.err.println("unknown command '" + String.join(" ", args)
                     + "'; usage: moviegraph.jar [aggregate | migrate | warm-up | import DIR [options]"
-                    + " | benchmark [load | import | capacity] [options]]");
+                    + " | engine [--port 8000] [--data-dir DIR] [--host H] | benchmark [load | import | capacity] [options]]");
             System.exit(2);
             return;
         }
@@ -69,13 +76,13 @@ public final class Main {
         try {
             if (importing) {
                 Import.run(config, Arrays.asList(args).subList(1, args.length), System.out);
-                // DynamoDB Local leaves a non-daemon thread behind after it stops.
+                // Exit now rather than wait for a library's non-daemon thread, should one be left.
                 System.exit(0);
                 return;
             }
             if (args.length == 1 && args[0].equals("migrate")) {
                 Migrate.run(config, System.out);
-                // DynamoDB Local leaves a non-daemon thread behind after it stops.
+                // Exit now rather than wait for a library's non-daemon thread, should one be left.
                 System.exit(0);
                 return;
             }
@@ -178,7 +185,7 @@ public final class Main {
             LOG.error("Shutdown failed", e);
             status = 1;
         }
-        // Exit even though DynamoDB Local leaves a non-daemon thread behind after it stops.
+        // Exit even if a library leaves a non-daemon thread behind after it stops.
         System.exit(status);
     }
 }

@@ -30,7 +30,6 @@ import dev.moviegraph.http.WarmUp;
 import dev.moviegraph.http.WriteGuard;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleLoader;
-import dev.moviegraph.local.SampleSnapshot;
 import dev.moviegraph.metrics.GatewayMetrics;
 import dev.moviegraph.telemetry.Telemetry;
 
@@ -122,12 +121,11 @@ public final class Moviegraph implements AutoCloseable {
         EmbeddedDynamo embedded = null;
         URI endpoint = null;
         if (config.endpoint() instanceof AppConfig.Endpoint.Embedded) {
-            // The build ships the sample preloaded in a DynamoDB Local file, for the default table name.
-            boolean seed = config.loadSample() && config.tableName().equals(SampleSnapshot.TABLE_NAME);
-            embedded = config.dataDir() == null ? EmbeddedDynamo.ephemeral(seed)
-                    : EmbeddedDynamo.persistent(config.dataDir(), seed);
+            // The table and the sample come next, as for any endpoint (prepareTable).
+            embedded = config.dataDir() == null ? EmbeddedDynamo.ephemeral(false)
+                    : EmbeddedDynamo.persistent(config.dataDir(), false);
             endpoint = embedded.endpoint();
-            LOG.info("DynamoDB Local started in-process at {} ({})", endpoint, config.dataDir() == null
+            LOG.info("Engine started in-process at {} ({})", endpoint, config.dataDir() == null
                     ? "data discarded at exit" : "data kept in " + config.dataDir());
         } else if (config.endpoint() instanceof AppConfig.Endpoint.Url url) {
             endpoint = url.uri();
@@ -277,8 +275,11 @@ public final class Moviegraph implements AutoCloseable {
 
     private static void prepareTable(AppConfig config, DynamoDbAsyncClient client) {
         TableAdmin admin = new TableAdmin(client, config.tableName());
+        // A table created for the sample gets its stream once the sample is in: the load's inserts would only
+        // be records for the stream's readers to skip.
+        boolean loadFirst = config.createTable() && config.loadSample();
         if (config.createTable()) {
-            if (admin.ensureTable()) {
+            if (loadFirst ? admin.ensureTableForLoad() : admin.ensureTable()) {
                 LOG.info("Created table {} with its indexes", config.tableName());
             }
         } else if (!admin.exists()) {
@@ -296,6 +297,9 @@ public final class Moviegraph implements AutoCloseable {
         if (config.loadSample()) {
             new SampleLoader(new BulkLoader(client, config.tableName())).loadIfMissing();
         }
+        if (loadFirst) {
+            admin.startStreamAfterLoad();
+        }
     }
 
     public int port() {
@@ -306,7 +310,7 @@ public final class Moviegraph implements AutoCloseable {
      * Shuts down in order, each step logged with its time: HTTP stops accepting (new requests, /health
      * included, are refused) and lets the requests in flight finish within the grace, then the timer of
      * the queries' time limits, the write threads, the stream aggregator, the DynamoDB client and last
-     * the embedded DynamoDB Local stop.
+     * the embedded engine stop.
      * Runs once; a second call waits for the first to finish. Throws when a step failed, after trying
      * every other step.
      */
@@ -352,7 +356,7 @@ public final class Moviegraph implements AutoCloseable {
         }
         step("DynamoDB client", client::close, failures);
         if (embedded != null) {
-            step("DynamoDB Local", embedded::close, failures);
+            step("engine", embedded::close, failures);
         }
         LOG.info("Shut down in {} ms", (System.nanoTime() - begun) / 1_000_000);
         if (!failures.isEmpty()) {

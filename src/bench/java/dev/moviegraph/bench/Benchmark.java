@@ -102,7 +102,6 @@ public final class Benchmark {
             e.printStackTrace();
             status = 1;
         }
-        // DynamoDB Local leaves a non-daemon stream job thread sleeping after stop; do not wait for it.
         System.exit(status);
     }
 
@@ -166,7 +165,7 @@ public final class Benchmark {
 
     /**
      * Both servers run in this JVM, batching on and off. Whatever runs first pays for the JIT of the
-     * shared code (gateway and DynamoDB Local alike), so every shape is warmed up on both before anything
+     * shared code (gateway and engine alike), so every shape is warmed up on both before anything
      * is measured, and then each shape is measured on one server after the other, never at once: they
      * would share the CPU and skew each other.
      */

@@ -1,9 +1,8 @@
 package dev.moviegraph.bench;
 
 import dev.moviegraph.Moviegraph;
-import dev.moviegraph.bench.capacity.CapacityStandIn;
-import dev.moviegraph.bench.capacity.Charge;
-import dev.moviegraph.bench.capacity.PartitionLedger;
+import dev.moviegraph.bench.capacity.PartitionUsage;
+import dev.moviegraph.bench.capacity.UsageClient;
 import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
@@ -49,10 +48,11 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
 
 /**
  * {@code moviegraph.jar benchmark capacity [options]}: the capacity model. A real server records streams
- * (the {@code recordStream} mutation over HTTP) against DynamoDB Local behind a {@link CapacityStandIn},
- * which charges every request DynamoDB would to its partitions and refuses past DynamoDB's per-partition
- * limits. Simulated time: each step's streams are one second of the ledger, whatever they take on this
- * machine, so the limits per key, not the machine, decide what throttles. Per step it prints the
+ * (the {@code recordStream} mutation over HTTP) against the embedded engine with its partition limits on
+ * ({@link EmbeddedDynamo#withPartitionLimits()}), which charges every request DynamoDB would to its partitions
+ * and refuses past DynamoDB's per-partition limits, and says what it charged over HTTP ({@link UsageClient}).
+ * Simulated time: each step's streams are one simulated second of the engine's limits, whatever they take on
+ * this machine, so the limits per key, not the machine, decide what throttles. Per step it prints the
  * streams offered, the requests DynamoDB refused, the busiest partition (with {@code [read]} or
  * {@code [write]}: which of its limits), what reading the top 10 cost, and whether the top 10 is exact;
  * then a table.
@@ -61,11 +61,12 @@ final class CapacityBench {
     private static final String USAGE = "usage: moviegraph.jar benchmark capacity [--movies N] [--rates R,R,...]"
             + " [--hot-share F] [--totals transactional|stream] [--clients N] [--max-throttles N] [--replicas N] [--windows N]"
             + " [--batch N]"
-            + "\n  records streams through a partition-accounting stand-in (DynamoDB's per-key limits) in front of"
-            + "\n  an embedded DynamoDB Local, one simulated second per rate step; prints one line per step"
+            + "\n  records streams against the embedded engine with DynamoDB's per-partition limits on, one"
+            + "\n  simulated second per rate step; prints one line per step"
             + "\n  --batch: recordStream mutations per HTTP request (aliases of one mutation, run in order; 1 to 50)";
     private static final String MONTH = "2024-05";
     private static final String TOKEN = "capacity-benchmark";
+    private static final String TABLE = "moviegraph";
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Where a later layout keeps a month's top list (one item); a failed condition on it is a merge retried. */
     static final String TOP_LIST_PREFIX = "toplist#";
@@ -117,15 +118,17 @@ final class CapacityBench {
         }
     }
 
-    /** One step's outcome. */
     /**
      * One step's outcome.
      *
-     * @param top10Requests         the DynamoDB requests the stand-in answered during the step's last top-10 read
+     * @param throttles             requests the engine refused in the step (each SDK attempt is one)
+     * @param top10Requests         the requests the engine charged during the step's last top-10 read (a GetItem,
+     *                              a Query page, each key of a BatchGetItem)
      * @param top10ReportedRequests the same read's {@code extensions.cost.requests}, as the gateway counted them
-     * @param top10Units            the read units the stand-in charged that read, whatever it read
+     * @param top10Units            the read units the engine charged that read, whatever it read
      * @param topMergeRetries       writes to a month's top list ({@value #TOP_LIST_PREFIX}...) refused by their
-     *                              condition in the step: each a merge read and made again
+     *                              condition in the step, each a merge read and made again, as the engine counts
+     *                              them (its Throughput hook is not told of failed conditions yet: 0 until it is)
      */
     record Step(int rate, int sent, long throttles, int refusedStreams, String hottest, double hottestUnits,
                 String busiestWrite, double busiestWriteUnits, long top10Requests, long top10ReportedRequests,
@@ -201,19 +204,17 @@ final class CapacityBench {
 
     /** Runs the steps and prints them; returns them for tests. */
     static List<Step> run(Options options, PrintStream out) throws Exception {
-        PartitionLedger ledger = new PartitionLedger();
-        ledger.limits(Double.MAX_VALUE, Double.MAX_VALUE);
         List<Step> steps = new ArrayList<>();
-        try (EmbeddedDynamo dynamo = EmbeddedDynamo.ephemeral(false);
-             CapacityStandIn standIn = CapacityStandIn.start(dynamo.endpoint(), ledger);
+        try (EmbeddedDynamo dynamo = EmbeddedDynamo.withPartitionLimits();
              Moviegraph server = Moviegraph.start(AppConfig.fromEnvironment(Map.of("PORT", "0",
-                     "DYNAMODB_ENDPOINT", standIn.endpoint().toString(), "CREATE_TABLE", "true", "LOAD_SAMPLE", "false",
+                     "DYNAMODB_ENDPOINT", dynamo.endpoint().toString(), "CREATE_TABLE", "true", "LOAD_SAMPLE", "false",
                      "TOTALS", options.totals(), "AGGREGATOR", "off", "WRITE_TOKEN", TOKEN,
                      // one process stands for every client: the model measures the table, not a client's share
                      "CLIENT_READ_UNITS_PER_SECOND", "0")), List.of());
              Aggregation aggregation = options.totals().equals("stream")
-                     ? Aggregation.start(standIn.endpoint(), dynamo.endpoint()) : null;
-             Feed feed = new Feed(standIn.endpoint(), ledger, options.replicas())) {
+                     ? Aggregation.start(dynamo.endpoint()) : null;
+             Feed feed = new Feed(dynamo.endpoint(), options.replicas())) {
+            UsageClient engine = new UsageClient(dynamo.endpoint());
             load(dynamo.endpoint(), options.movies());
             out.printf(Locale.ROOT, "%d movies, TOTALS=%s, hot movie %.0f%% of each step, layout %d (the top list one item"
                     + " a month)%s%n", options.movies(), options.totals(), 100 * options.hotShare(),
@@ -227,10 +228,9 @@ final class CapacityBench {
             int streamNumber = 0;
             for (int i = 0; i < options.rates().size(); i++) {
                 int rate = options.rates().get(i);
-                ledger.limits(PartitionLedger.WRITE_UNITS_PER_SECOND, PartitionLedger.READ_UNITS_PER_SECOND);
-                ledger.second(i + 1);
-                long throttlesBefore = ledger.throttles();
-                CapacityStandIn.Counts stepStart = standIn.counts();
+                engine.startSecond(i + 1);
+                PartitionUsage stepStart = engine.usage(0);
+                long throttlesBefore = stepStart.refused();
                 int[] movies = new int[rate];
                 int hot = (int) Math.round(rate * options.hotShare());
                 for (int s = 0; s < rate; s++) {
@@ -259,7 +259,9 @@ final class CapacityBench {
                                 }
                                 attempted.addAndGet(recorded.attempted());
                                 s += recorded.attempted();
-                                if (ledger.throttles() - throttlesBefore >= options.maxThrottles()) {
+                                // a refused stream: the engine refused requests (asked only then: a call each)
+                                if (recorded.attempted() > 0 && !recorded.counted()[recorded.attempted() - 1]
+                                        && engine.usage(0).refused() - throttlesBefore >= options.maxThrottles()) {
                                     stop.set(true);
                                 }
                             }
@@ -277,35 +279,38 @@ final class CapacityBench {
                     if (!live.path("errors").isMissingNode() || !live.path("data").path("topMovies").isArray()) {
                         liveFailures++;
                     }
+                    if (engine.usage(0).refused() - throttlesBefore >= options.maxThrottles()) {
+                        stop.set(true); // refusals the streams' own answers did not show (SDK retries that went through)
+                    }
                 }
                 int sent = attempted.get();
                 if (aggregation != null) {
                     aggregation.countStep(http, base, counted.get(0), window(rate, options.windows()));
                 }
                 Feed.Second published = feed.second(rate, movies);
-                PartitionLedger.Usage busiest = ledger.busiest().orElse(null);
-                PartitionLedger.Usage busiestWrite = ledger.busiest(Charge.Kind.WRITE).orElse(null);
-                double writeUnits = ledger.total(Charge.Kind.WRITE);
-                double readUnits = ledger.total(Charge.Kind.READ);
-                long mergeRetries = standIn.counts().since(stepStart).failedConditions(TOP_LIST_PREFIX);
-                // One top-10 read alone: what the stand-in saw during it is what it cost, whatever the layout reads.
-                CapacityStandIn.Counts topBefore = standIn.counts();
+                PartitionUsage second = engine.usage(5);
+                PartitionUsage.Partition busiest = second.busiest();
+                PartitionUsage.Partition busiestWrite = second.busiestWrite().isEmpty() ? null : second.busiestWrite().get(0);
+                long mergeRetries = second.since(stepStart).counts(PartitionUsage.Prefix.of(TABLE, TOP_LIST_PREFIX))
+                        .conditionalCheckFailed();
+                // One top-10 read alone: what the engine charged during it is what it cost, whatever the layout reads.
+                PartitionUsage topBefore = engine.usage(0);
                 JsonNode top = post(http, base, "{ topMovies(month: \"" + MONTH + "\", limit: 10) { streams } }");
-                CapacityStandIn.Counts topRead = standIn.counts().since(topBefore);
-                Step step = new Step(rate, sent, ledger.throttles() - throttlesBefore, refused.get(),
-                        name(busiest),
-                        busiest == null ? 0 : busiest.unitsPerSecond(), name(busiestWrite),
-                        busiestWrite == null ? 0 : busiestWrite.unitsPerSecond(), topRead.requests(),
-                        top.path("extensions").path("cost").path("requests").asLong(-1), topRead.readUnits(),
-                        exact(top, counted), writeUnits, readUnits, liveReads, liveFailures, published, mergeRetries);
+                PartitionUsage topRead = engine.usage(0).since(topBefore);
+                Step step = new Step(rate, sent, second.refused() - throttlesBefore, refused.get(),
+                        name(busiest), busiest == null ? 0 : busiest.amount(), name(busiestWrite),
+                        busiestWrite == null ? 0 : busiestWrite.amount(), topRead.requests(),
+                        top.path("extensions").path("cost").path("requests").asLong(-1), topRead.chargedReadUnits(),
+                        exact(top, counted), second.writeUnits(), second.readUnits(), liveReads, liveFailures, published,
+                        mergeRetries);
                 out.println(step.line());
                 if (step.throttles() > 0) {
-                    out.println("  refused at: " + ledger.refusals().stream().limit(5).map(at -> at.getKey()
-                            .resource() + "/" + at.getKey().partition() + "[" + at.getKey().kind().name()
-                            .toLowerCase(Locale.ROOT) + "]x" + at.getValue()).collect(Collectors.joining(", ")));
+                    out.println("  refused at: " + second.refusedAt().stream().map(at -> at.name() + "x"
+                            + (long) at.amount()).collect(Collectors.joining(", ")));
                 }
                 steps.add(step);
             }
+            engine.startSecond(options.rates().size() + 1); // the check below reads in a second of its own
             out.println(allExact(dynamo.endpoint(), counted));
             out.println();
             out.println("| streams/s offered | throttles | hottest key | its units/s | busiest write key | its units/s"
@@ -329,12 +334,14 @@ final class CapacityBench {
     }
 
     /** A partition as the benchmark prints it: table or index, key, and which of its limits. */
-    private static String name(PartitionLedger.Usage usage) {
-        return usage == null ? "-" : usage.key().resource() + "/" + usage.key().partition()
-                + "[" + usage.key().kind().name().toLowerCase(Locale.ROOT) + "]";
+    private static String name(PartitionUsage.Partition partition) {
+        return partition == null ? "-" : partition.name();
     }
 
-    /** Movies written straight to DynamoDB Local (not charged: the catalog is there before the first second). */
+    /**
+     * Movies written straight to the engine before the first simulated second (charged on the engine's clock,
+     * to one partition each, so nothing the steps count).
+     */
     private static void load(URI endpoint, int movies) {
         DynamoDbAsyncClient client = DynamoClients.create(endpoint, List.of());
         try {
@@ -354,16 +361,16 @@ final class CapacityBench {
 
     /**
      * TOTALS=stream: the stream aggregator, run by the benchmark once per simulated second, its table calls
-     * through the stand-in so they are charged. It counts the second in {@code --windows} windows of equal
-     * streams: DynamoDB Local's stream has one shard, and what the top index pays is one move of each best
+     * charged by the engine as the server's are. It counts the second in {@code --windows} windows of equal
+     * streams: the engine's stream has one open shard at a time, and what the top index pays is one move of each best
      * total per window, so {@code windows} a second stand for as many stream shards' tumbling windows (a
      * deployment with S shards and windows of W seconds closes S / W a second, each over 1 / S of the streams).
      */
     private record Aggregation(DynamoDbAsyncClient client, DynamoDbStreamsAsyncClient streams,
                                StreamAggregator aggregator) implements AutoCloseable {
-        static Aggregation start(URI charged, URI local) {
-            DynamoDbAsyncClient client = DynamoClients.create(charged, List.of());
-            DynamoDbStreamsAsyncClient streams = DynamoClients.createStreams(local);
+        static Aggregation start(URI engine) {
+            DynamoDbAsyncClient client = DynamoClients.create(engine, List.of());
+            DynamoDbStreamsAsyncClient streams = DynamoClients.createStreams(engine);
             String arn = new TableAdmin(client, "moviegraph").ensureStream(false);
             // Floors raised after every batch: a simulated second is minutes here, not the 10 s of production.
             return new Aggregation(client, streams, new StreamAggregator(client, streams, "moviegraph", arn,
@@ -378,7 +385,7 @@ final class CapacityBench {
                     aggregator.countOnce(window);
                 } catch (RuntimeException throttledOrRaced) {
                     // What the in-process aggregator and Lambda do: count again from the checkpoint. A
-                    // refusal is in the ledger's throttles; the step then ends inexact if it lasts.
+                    // refusal is in the engine's; the step then ends inexact if it lasts.
                     Thread.sleep(100);
                     continue;
                 }
@@ -403,13 +410,13 @@ final class CapacityBench {
     /**
      * The change feed at scale (CHANGE_FEED=published): each stream shard's Lambda invocation publishes
      * its batch's changes once a simulated second, and every replica with subscribers polls the log 4
-     * times a second, all through the stand-in, so the log's partitions are charged as DynamoDB would.
+     * times a second, all charged by the engine, so the log's partitions are charged as DynamoDB would.
      * The table is taken to have a stream shard per 1,000 writes a second (a shard per partition).
      */
     private static final class Feed implements AutoCloseable {
         private static final int POLLS_PER_SECOND = 4;
         private final DynamoDbAsyncClient client;
-        private final PartitionLedger ledger;
+        private final UsageClient engine;
         private final ChangeLog log;
         private final List<ChangeLog.Reader> replicas = new ArrayList<>();
 
@@ -417,9 +424,9 @@ final class CapacityBench {
         record Second(int publishes, double writeUnits, double readUnits) {
         }
 
-        Feed(URI charged, PartitionLedger ledger, int replicas) {
-            this.client = DynamoClients.create(charged, List.of());
-            this.ledger = ledger;
+        Feed(URI endpoint, int replicas) {
+            this.client = DynamoClients.create(endpoint, List.of());
+            this.engine = new UsageClient(endpoint);
             this.log = new ChangeLog(client, "moviegraph", Clock.systemUTC());
             for (int r = 0; r < replicas; r++) {
                 this.replicas.add(log.reader());
@@ -427,8 +434,7 @@ final class CapacityBench {
         }
 
         Second second(int rate, int[] movies) {
-            double writesBefore = units(Charge.Kind.WRITE);
-            double readsBefore = units(Charge.Kind.READ);
+            PartitionUsage before = engine.usage(0);
             int shards = Math.max(1, (rate + 999) / 1_000);
             List<Set<MovieId>> changed = new ArrayList<>();
             for (int shard = 0; shard < shards; shard++) {
@@ -447,11 +453,11 @@ final class CapacityBench {
             for (int poll = 0; poll < POLLS_PER_SECOND; poll++) {
                 replicas.forEach(ChangeLog.Reader::poll);
             }
-            return new Second(publishes, units(Charge.Kind.WRITE) - writesBefore, units(Charge.Kind.READ) - readsBefore);
-        }
-
-        private double units(Charge.Kind kind) {
-            return ledger.used("moviegraph", "chg#log", kind) + ledger.used("moviegraph", "chgticket#log", kind);
+            PartitionUsage spent = engine.usage(0).since(before);
+            PartitionUsage.Counts changes = spent.counts(PartitionUsage.Prefix.of(TABLE, "chg#"));
+            PartitionUsage.Counts tickets = spent.counts(PartitionUsage.Prefix.of(TABLE, "chgticket#"));
+            return new Second(publishes, changes.writeUnits() + tickets.writeUnits(),
+                    changes.readUnits() + tickets.readUnits());
         }
 
         @Override
@@ -462,7 +468,7 @@ final class CapacityBench {
 
     /**
      * Whether every movie's total is the number of its streams the server acknowledged, read straight from
-     * DynamoDB Local (not charged): a line saying so, or how many differ.
+     * the engine (after the steps, in a simulated second of its own): a line saying so, or how many differ.
      */
     private static String allExact(URI local, AtomicLongArray counted) {
         DynamoDbAsyncClient client = DynamoClients.create(local, List.of());

@@ -37,15 +37,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * {@code moviegraph.jar benchmark import [--titles N] [--out DIR] [--in-memory]}: generates an IMDb-shaped
  * data set of N movies (deterministic, seeded), imports it as {@code import DIR} does into a fresh table
- * of an embedded DynamoDB Local (a data folder on /dev/shm, as users run it, or {@code -inMemory}), then
+ * of an embedded engine (a data folder on /dev/shm, as users run it, or in memory), then
  * writes the same items again with the same {@link Batches#putAll} and parallelism into a fresh table
- * of a second DynamoDB Local of the same kind, and prints the import's items/s against that raw BatchWriteItem rate, per-phase times and the
+ * of a second engine of the same kind, and prints the import's items/s against that raw BatchWriteItem rate, per-phase times and the
  * peak heap. Not a test: numbers go to docs/benchmarks.md.
  */
 final class ImportBench {
     private static final String USAGE = "usage: moviegraph.jar benchmark import [--titles N] [--out DIR] [--in-memory] [--import-only]"
             + "\n  generates N movies (default 100000) in IMDb's format into DIR (default a temporary folder),"
-            + "\n  imports them into an embedded DynamoDB Local and compares with raw BatchWriteItem"
+            + "\n  imports them into an embedded engine and compares with raw BatchWriteItem"
             + "\n  (not with --import-only)";
     private static final int PARALLEL_WRITES = 16;
     /** People, or movies with their credits (about 9 items each), read untimed then written timed at a time. */
@@ -87,7 +87,6 @@ final class ImportBench {
             e.printStackTrace();
             status = 1;
         }
-        // DynamoDB Local leaves a non-daemon thread behind after it stops.
         System.exit(status);
     }
 
@@ -99,7 +98,7 @@ final class ImportBench {
 
         Path data = inMemory ? null : EmbeddedDynamo.scratchDirectory("moviegraph-import-bench");
         EmbeddedDynamo dynamo = inMemory ? EmbeddedDynamo.ephemeral(false) : EmbeddedDynamo.persistent(data, false);
-        System.out.println("DynamoDB Local: " + (inMemory ? "-inMemory" : "SQLite file in a data folder on "
+        System.out.println("Engine: " + (inMemory ? "in memory" : "data folder on "
                 + (data.startsWith("/dev/shm") ? "/dev/shm (tmpfs)" : "the temporary folder")));
         DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of());
         HeapWatch heap = new HeapWatch();
@@ -134,7 +133,7 @@ final class ImportBench {
             System.out.printf("%nImport: %,d items written in %,d ms: %,.0f items/s (movies %,d, people %,d, credits %,d,"
                             + " rows read %,d)%n", summary.itemsWritten(), importNanos / 1_000_000, importRate,
                     summary.movies(), summary.people(), summary.credits(), summary.rowsRead());
-            System.out.printf("Peak heap during the import (DynamoDB Local shares it): %,d MiB used; max %,d MiB%n",
+            System.out.printf("Peak heap during the import (the engine shares it): %,d MiB used; max %,d MiB%n",
                     importPeakUsed >> 20, Runtime.getRuntime().maxMemory() >> 20);
             System.out.println("Skipped rows: " + summary.skips().total()
                     + (summary.skips().total() == 0 ? "" : "\n" + summary.skips().summary()));
@@ -142,9 +141,8 @@ final class ImportBench {
                 return;
             }
 
-            // The raw table is alone in a second, fresh DynamoDB Local of the same kind: DynamoDB Local looks
-            // up the stream of every write among all stream records of its database, so a second table
-            // beside the imported one would pay for the import's records too.
+            // The raw table is alone in a second, fresh engine of the same kind, so that nothing of the import
+            // (its items, its stream records) weighs on the raw writes.
             rawData = inMemory ? null : EmbeddedDynamo.scratchDirectory("moviegraph-import-bench-raw");
             rawDynamo = inMemory ? EmbeddedDynamo.ephemeral(false) : EmbeddedDynamo.persistent(rawData, false);
             rawClient = DynamoClients.create(rawDynamo.endpoint(), List.of());
@@ -154,7 +152,7 @@ final class ImportBench {
             long rawNanos = 0;
             long rawItems = 0;
             long readStart = System.nanoTime();
-            // Read back by id (untimed) rather than by Scan: DynamoDB Local's Scan slows down page after page.
+            // Read back by id (untimed) rather than by Scan (DynamoDB Local's Scan slowed down page after page).
             List<List<String>> chunks = new ArrayList<>();
             chunks.addAll(chunks(firstColumn(dir.resolve("name.basics.tsv.gz"), null), RAW_PEOPLE));
             int peopleChunks = chunks.size();

@@ -39,11 +39,10 @@ import java.util.stream.Stream;
  * of the measured run failed or the heap grew by more than {@value #HEAP_GROWTH_PERCENT}%; errors in the
  * warm-up (clients join one by one over its first half) are listed and warned about.
  *
- * <p>The heap is the whole JVM's: clients, gateway and DynamoDB Local. Each write adds an item to DynamoDB
- * Local, whose tables are an SQLite file (a temporary copy of the sample snapshot, on tmpfs where there is
- * one) read through SQLite's native page cache: the data written is outside the heap, so the writes do not
- * make the heap check unfair. The run reports how many items it wrote and the process's resident memory
- * beside the heap.
+ * <p>The heap is the whole JVM's: clients, gateway and the embedded engine, whose tables are in this heap
+ * too: each write adds an item there (a stream item, a few hundred bytes), so part of any growth is the
+ * data written, not a leak; the run reports how many items it wrote and the process's resident memory
+ * beside the heap. (Runs before the engine used DynamoDB Local, whose SQLite data was outside the heap.)
  */
 public final class LoadRun {
     private static final String USAGE = "usage: moviegraph.jar benchmark load [--clients N] [--seconds S] [--warmup S]"
@@ -178,7 +177,7 @@ public final class LoadRun {
                     .toArray(Recorder[]::new);
 
             System.err.printf("== warming up for %d s with %d clients%n", options.warmup(), options.clients());
-            // A cold server (JIT, caches, DynamoDB Local's first requests) hit by every client at once answers
+            // A cold server (JIT, caches, the engine's first requests) hit by every client at once answers
             // its first requests in seconds: the clients join over the first half of the warm-up instead.
             drive(base, shapes, schedule, recorders, options.warmup(), options.warmup() / 2.0);
             Recorder warmup = merge(recorders, shapes.size());
@@ -220,7 +219,7 @@ public final class LoadRun {
             System.out.printf("heap used after GC: start %.1f MiB, end %.1f MiB, growth %+.1f%% (bound +%d%%): %s%n",
                     mib(heapStart), mib(heapEnd), growth, HEAP_GROWTH_PERCENT, heapOk ? "PASS" : "FAIL");
             if (rssStart > 0 && rssEnd > 0) {
-                System.out.printf("process resident memory (heap, DynamoDB Local's SQLite and the rest): start %.1f "
+                System.out.printf("process resident memory (heap, the engine's tables in it, and the rest): start %.1f "
                         + "MiB, end %.1f MiB%n", mib(rssStart), mib(rssEnd));
             }
             System.out.printf("live threads: start %d, end %d%n", threadsStart, threadsEnd);

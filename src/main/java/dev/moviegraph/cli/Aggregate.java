@@ -29,7 +29,7 @@ public final class Aggregate {
         } else if (config.endpoint() instanceof AppConfig.Endpoint.Aws) {
             endpoint = null;
         } else {
-            System.err.println("aggregate needs DYNAMODB_ENDPOINT=aws or a URL: an embedded DynamoDB Local "
+            System.err.println("aggregate needs DYNAMODB_ENDPOINT=aws or a URL: an embedded engine "
                     + "lives inside the server, whose own aggregator runs by default with TOTALS=stream");
             System.exit(2);
             return;

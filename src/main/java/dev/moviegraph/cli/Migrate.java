@@ -21,8 +21,9 @@ public final class Migrate {
             if (!new TableAdmin(client, config.tableName()).exists()) {
                 throw new IllegalStateException("Table " + config.tableName() + " does not exist; nothing to migrate");
             }
-            // DynamoDB Local (embedded or at a URL) cannot delete an index: layout 1's stays there, unused.
-            boolean dropLayout1Index = config.endpoint() instanceof AppConfig.Endpoint.Aws;
+            // The earlier layouts' indexes are deleted on AWS and on the embedded engine; at a URL, which may be
+            // DynamoDB Local (it cannot delete an index), they stay there, unused, with the command to delete them.
+            boolean dropLayout1Index = !(config.endpoint() instanceof AppConfig.Endpoint.Url);
             return new LayoutMigration(client, config.tableName(), dropLayout1Index, out::println).run();
         });
     }

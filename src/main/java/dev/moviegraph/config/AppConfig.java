@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * @param tableName    the single table
  * @param createTable  create the table and its indexes when missing
  * @param loadSample   load the bundled sample catalog when the table has none
- * @param dataDir      embedded only: keep DynamoDB Local's data in this folder instead of memory
+ * @param dataDir      embedded only: keep the engine's data in this folder instead of memory
  * @param cursorSecret key that signs page cursors; every instance behind one API must share it
  * @param batching     DataLoader batching (BATCHING=off makes one request per key, for comparison only)
  * @param writeToken   the bearer token mutations need; null when unset (writes then only on embedded)
@@ -126,7 +126,7 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
 
     /** Where the DynamoDB API is reached. */
     public sealed interface Endpoint {
-        /** DynamoDB Local started in this process. */
+        /** Our engine started in this process (local/EmbeddedDynamo). */
         record Embedded() implements Endpoint {
         }
 
@@ -134,7 +134,7 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         record Aws() implements Endpoint {
         }
 
-        /** An explicit endpoint, e.g. a DynamoDB Local started elsewhere. */
+        /** An explicit endpoint, e.g. the engine started on its own ({@code moviegraph.jar engine}). */
         record Url(URI uri) implements Endpoint {
         }
     }

@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One log for the gateway and the embedded DynamoDB Local (its log4j2 output is routed here), on stderr:
+ * One log for the gateway and everything in its process, on stderr:
  * {@code LOG_FORMAT=text} (the default) one line an event, {@code LOG_FORMAT=json} one JSON object a line
  * (logback's JsonEncoder: time, level, thread, logger, message, exception, and the MDC, where a traced
  * request's errors carry {@code trace_id}). {@code LOG_LEVEL=debug} shows the gateway's debug lines.
@@ -55,9 +55,6 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.INFO);
         root.addAppender(console);
-        // DynamoDB Local logs every request at INFO and every refused call (e.g. "table not found") as a WARN
-        // with a stack trace; the gateway reports what matters itself.
-        context.getLogger("com.amazonaws.services.dynamodbv2.local").setLevel(Level.ERROR);
         context.getLogger("org.eclipse.jetty").setLevel(Level.WARN);
         context.getLogger("io.javalin").setLevel(Level.WARN);
         if ("debug".equalsIgnoreCase(env.getOrDefault("LOG_LEVEL", "info").strip())) {

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Who may send mutations: with WRITE_TOKEN set, requests bearing it; without it, anyone on the embedded
- * DynamoDB Local (a developer's sandbox) and nobody against real DynamoDB or a URL, so that forgetting
+ * engine (a developer's sandbox) and nobody against real DynamoDB or a URL, so that forgetting
  * the token never leaves a production catalog writable.
  */
 public final class WriteGuard {

@@ -29,7 +29,7 @@ final class StreamRecords {
             return DynamoClients.create((URI) null, List.of());
         }
         throw new ConfigException("The function needs DYNAMODB_ENDPOINT=aws (or a URL): it reads a table's stream,"
-                + " not an embedded DynamoDB Local");
+                + " not an embedded engine");
     }
 
     /** The table's stream's client, as {@link #client}. */

@@ -2,9 +2,12 @@ package dev.moviegraph.local;
 
 import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.dynamo.admin.BulkLoader;
+import dev.moviegraph.dynamo.admin.TableAdmin;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /** Loads the bundled sample catalog into the table once. */
 public final class SampleLoader {
@@ -15,6 +18,21 @@ public final class SampleLoader {
 
     public SampleLoader(BulkLoader loader) {
         this.loader = loader;
+    }
+
+    /**
+     * Creates {@code table} with its indexes when it is missing and loads the sample into it unless it is
+     * there already, as the server does with CREATE_TABLE and LOAD_SAMPLE: a table it creates gets its
+     * stream once the sample is in, so the stream's readers never have the load's inserts to skip.
+     * Returns the number of items written.
+     */
+    public static int intoTable(DynamoDbAsyncClient client, String table) {
+        TableAdmin admin = new TableAdmin(client, table);
+        admin.ensureTableForLoad();
+        admin.requireLayout();
+        int items = new SampleLoader(new BulkLoader(client, table)).loadIfMissing();
+        admin.startStreamAfterLoad();
+        return items;
     }
 
     /** Loads the sample unless it is already there; returns the number of items written. */

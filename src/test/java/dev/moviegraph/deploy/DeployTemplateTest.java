@@ -78,7 +78,7 @@ class DeployTemplateTest {
         template = new ObjectMapper(new YAMLFactory()).readTree(TEMPLATE.toFile());
         dynamo = EmbeddedDynamo.ephemeral(true);
         Map<String, String> env = new HashMap<>(containerEnvironment());
-        // the template's environment, on DynamoDB Local instead of AWS, and its sample table to read
+        // the template's environment, on the engine instead of AWS, and its sample table to read
         env.putAll(Map.of("DYNAMODB_ENDPOINT", dynamo.endpoint().toString(), "PORT", "0", "CREATE_TABLE", "true",
                 "TABLE_NAME", TABLE, "WARMUP_SECONDS", "0", "WRITE_TOKEN", TOKEN));
         env.remove("AWS_REGION");

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
-import dev.moviegraph.support.DynamoDbLocalProcess;
+import dev.moviegraph.support.EngineProcess;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
 
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gateway against DynamoDB Local running as a process of its own, which goes away and comes back
+ * The gateway against the engine running as a process of its own, which goes away and comes back
  * on the same port and data: killed (connections refused) or frozen with SIGSTOP (connections accepted,
  * never answered). Meanwhile /health is 503 and queries fail fast with UNAVAILABLE; afterwards the same
  * gateway, not restarted, serves again by itself.
@@ -45,9 +45,9 @@ class DynamoDbRestartTest {
 
     /** How DynamoDB goes away and comes back. */
     private interface Outage {
-        void begin(DynamoDbLocalProcess dynamo) throws Exception;
+        void begin(EngineProcess dynamo) throws Exception;
 
-        void end(DynamoDbLocalProcess dynamo) throws Exception;
+        void end(EngineProcess dynamo) throws Exception;
     }
 
     @Test
@@ -55,12 +55,12 @@ class DynamoDbRestartTest {
             throws Exception {
         long firstFailure = outageAndRecovery(dir, "killed", new Outage() {
             @Override
-            public void begin(DynamoDbLocalProcess dynamo) {
+            public void begin(EngineProcess dynamo) {
                 dynamo.kill();
             }
 
             @Override
-            public void end(DynamoDbLocalProcess dynamo) {
+            public void end(EngineProcess dynamo) {
                 dynamo.start();
             }
         });
@@ -73,12 +73,12 @@ class DynamoDbRestartTest {
             throws Exception {
         long firstFailure = outageAndRecovery(dir, "frozen", new Outage() {
             @Override
-            public void begin(DynamoDbLocalProcess dynamo) throws Exception {
+            public void begin(EngineProcess dynamo) throws Exception {
                 dynamo.signal("STOP");
             }
 
             @Override
-            public void end(DynamoDbLocalProcess dynamo) throws Exception {
+            public void end(EngineProcess dynamo) throws Exception {
                 dynamo.signal("CONT");
             }
         });
@@ -92,7 +92,7 @@ class DynamoDbRestartTest {
     /** Runs the outage against a fresh gateway; returns how long the first query of the outage took. */
     private static long outageAndRecovery(Path dir, String what, Outage outage) throws Exception {
         Path data = Files.createDirectory(dir.resolve("data"));
-        try (DynamoDbLocalProcess dynamo = new DynamoDbLocalProcess(data, dir.resolve("dynamodb.log")).start()) {
+        try (EngineProcess dynamo = new EngineProcess(data, dir.resolve("dynamodb.log")).start()) {
             AppConfig config = AppConfig.fromEnvironment(Map.of("PORT", "0",
                     "DYNAMODB_ENDPOINT", dynamo.endpoint().toString()));
             try (Moviegraph server = Moviegraph.start(config, List.of())) {
@@ -143,7 +143,7 @@ class DynamoDbRestartTest {
                 long back = System.nanoTime();
                 outage.end(dynamo);
                 long ready = System.nanoTime();
-                awaitHealthy(client, "after DynamoDB Local was back");
+                awaitHealthy(client, "after the engine was back");
                 long healthy = System.nanoTime();
                 // /health and queries agree: 200 means the breaker sends queries, however late the calls
                 // sent into the outage time out (on a busy machine they did, after the first 200).

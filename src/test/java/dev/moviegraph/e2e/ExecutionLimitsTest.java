@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The limits that act while a request executes, on a server with tight ones: MAX_RESULT_NODES=100,
- * MAX_READ_UNITS=2 and REQUEST_TIMEOUT_MS=1000. Its DynamoDB (a DynamoDB Local with the sample) sits
+ * MAX_READ_UNITS=2 and REQUEST_TIMEOUT_MS=1000. Its DynamoDB (an engine with the sample) sits
  * behind a proxy that holds back every request for one movie's collection for 5 s.
  */
 class ExecutionLimitsTest {

@@ -49,7 +49,7 @@ import org.junit.jupiter.api.io.TempDirFactory;
  */
 class GracefulShutdownTest {
     private static final int GRACE_SECONDS = 20;
-    /** The grace, plus what closing the DynamoDB client and DynamoDB Local takes. */
+    /** The grace, plus what closing the DynamoDB client and the engine takes. */
     private static final long EXIT_BOUND_SECONDS = GRACE_SECONDS + 10;
     /**
      * Writers, each with one write in flight at any time, on a movie of its own (tt96100NN, only this
@@ -290,7 +290,7 @@ class GracefulShutdownTest {
 
     /**
      * A keep-alive connection, used once so that the server has surely accepted it. It asks for the icon, which
-     * needs no DynamoDB call: /health would answer 503 when DynamoDB Local is slow on a busy machine, and after
+     * needs no DynamoDB call: /health would answer 503 when the engine is slow on a busy machine, and after
      * the signal any path gets the stopping server's 503.
      */
     private static Socket openProbe(int port) throws IOException {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The calls of one level of a query go out together, not one after another: a proxy between the gateway
- * and DynamoDB Local holds every Query of a level (the casts, read on {@code lsi1}) until as many as the
+ * and the engine holds every Query of a level (the casts, read on {@code lsi1}) until as many as the
  * level has are held at once, and only then lets them all through. Issued one after another, the first
  * would be held until the proxy gives up waiting, and at most one would ever be held. No timing is
  * asserted: the proxy's wait only runs out when the calls do not come together.
@@ -79,7 +79,7 @@ class LevelCallsInFlightTest {
 
     @Test
     void twentyMoviesCastsGoOutAsFarAsTheInFlightLimitAllows() {
-        // DynamoDB Local on loopback takes at most 8 calls at once (DynamoClients.LOCAL_CALLS_IN_FLIGHT):
+        // A DynamoDB on loopback takes at most 8 calls at once (DynamoClients.LOCAL_CALLS_IN_FLIGHT):
         // the first 8 of the level's 10 Queries (one per movie's collection) are held together, the last 2
         // follow as those are answered.
         String ids = "\"tt0111161\", \"tt0068646\", \"tt0071562\", \"tt0468569\", \"tt0050083\", \"tt0108052\","

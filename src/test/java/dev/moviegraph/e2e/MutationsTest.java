@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Every mutation over HTTP against the embedded DynamoDB Local, checked through the read API, copies
+ * Every mutation over HTTP against the embedded engine, checked through the read API, copies
  * included. Each test writes movies and actors of its own (ids tt95..., nm95...) and months no sample
  * total uses, so the sample the other tests read stays as it was.
  */

@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every query shape of the contract, over HTTP against the embedded DynamoDB Local: the data it
+ * Every query shape of the contract, over HTTP against the embedded engine: the data it
  * returns (checked against the sample catalog the server loaded) and the number of DynamoDB requests
  * it costs (counted as the SDK sends them).
  */
@@ -215,7 +215,7 @@ class QueryShapesTest {
         assertTrue(run.operations().size() <= 20, run.operations().toString());
         assertTrue(run.operations().stream().allMatch("Query"::equals), run.operations().toString());
         // Sent one after another, at most one would be in flight; how many overlap beyond two depends on how
-        // fast DynamoDB Local answers on a busy machine (3 and 4 were seen), not on the gateway.
+        // fast the engine answers on a busy machine (3 and 4 were seen), not on the gateway.
         assertTrue(server.counter().maxInFlight() >= 2, "max in flight: " + server.counter().maxInFlight());
     }
 

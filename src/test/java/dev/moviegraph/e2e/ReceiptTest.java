@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The receipt every response carries (extensions.cost), the trace (Moviegraph-Trace: on) and the plan
- * (Moviegraph-Trace: plan), checked against what the SDK really sent and what DynamoDB Local billed.
+ * (Moviegraph-Trace: plan), checked against what the SDK really sent and what the engine billed.
  */
 class ReceiptTest {
     private static final String SHAWSHANK = "tt0111161";

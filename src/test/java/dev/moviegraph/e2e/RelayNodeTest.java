@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Relay's object identification over HTTP against the embedded DynamoDB Local: {@code node(id)} and
+ * Relay's object identification over HTTP against the embedded engine: {@code node(id)} and
  * {@code nodes(ids)} answer movies and people by their IMDb ids, read exactly as {@code movie},
  * {@code person} and {@code movies} read them (checked against the sample, and counted in DynamoDB
  * requests as the SDK sends them).

@@ -9,7 +9,7 @@ import dev.moviegraph.dynamo.TestItems;
 import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleCatalog;
-import dev.moviegraph.support.DynamoDbLocalProcess;
+import dev.moviegraph.support.EngineProcess;
 import dev.moviegraph.support.GatewayProcess;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.WsClient;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
- * Two gateway processes on one DynamoDB Local: a subscriber on the first hears, within 10 s, a stream
+ * Two gateway processes on one engine process: a subscriber on the first hears, within 10 s, a stream
  * recorded through the second (in the month's top list and in the movie's total) and a total changed with
  * the SDK directly, past both gateways (in the movie's total: a month's top list changes only by the
  * counters' merges, so such a total enters it at its movie's next counted stream).
@@ -42,7 +42,7 @@ class SubscriptionReplicasTest {
         YearMonth month = sample.months().get(sample.months().size() - 1);
         MonthlyStreams top = sample.totals().stream().filter(total -> total.month().equals(month))
                 .max(Comparator.comparingLong(MonthlyStreams::streams)).orElseThrow();
-        try (DynamoDbLocalProcess dynamo = new DynamoDbLocalProcess(dir.resolve("data"), dir.resolve("dynamo.log")).start()) {
+        try (EngineProcess dynamo = new EngineProcess(dir.resolve("data"), dir.resolve("dynamo.log")).start()) {
             Map<String, String> env = Map.of("DYNAMODB_ENDPOINT", dynamo.endpoint().toString(), "WRITE_TOKEN", TOKEN,
                     "CREATE_TABLE", "true", "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", "local",
                     "AWS_SECRET_ACCESS_KEY", "local");

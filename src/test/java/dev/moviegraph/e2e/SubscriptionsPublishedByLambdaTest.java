@@ -11,7 +11,7 @@ import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.lambda.PublishChangesHandler;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleCatalog;
-import dev.moviegraph.support.DynamoDbLocalProcess;
+import dev.moviegraph.support.EngineProcess;
 import dev.moviegraph.support.GatewayProcess;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.LambdaEvents;
@@ -46,7 +46,7 @@ class SubscriptionsPublishedByLambdaTest {
         YearMonth month = sample.months().get(sample.months().size() - 1);
         MonthlyStreams top = sample.totals().stream().filter(total -> total.month().equals(month))
                 .max(Comparator.comparingLong(MonthlyStreams::streams)).orElseThrow();
-        try (DynamoDbLocalProcess dynamo = new DynamoDbLocalProcess(dir.resolve("data"), dir.resolve("dynamo.log")).start()) {
+        try (EngineProcess dynamo = new EngineProcess(dir.resolve("data"), dir.resolve("dynamo.log")).start()) {
             Map<String, String> env = Map.of("DYNAMODB_ENDPOINT", dynamo.endpoint().toString(), "WRITE_TOKEN", TOKEN,
                     "CREATE_TABLE", "true", "CHANGE_FEED", "published", "AWS_REGION", "us-east-1",
                     "AWS_ACCESS_KEY_ID", "local", "AWS_SECRET_ACCESS_KEY", "local");

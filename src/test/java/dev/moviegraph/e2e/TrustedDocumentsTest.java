@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * TRUSTED_DOCUMENTS over real HTTP: only listed documents run, named by APQ hash, by documentId or sent as
  * their text; anything else is refused with Apollo Router's codes, and APQ registers nothing. One server
  * reads an Apollo persisted query manifest (with INTROSPECTION=true), one a Relay manifest; both on one
- * DynamoDB Local with the sample.
+ * engine with the sample.
  */
 class TrustedDocumentsTest {
     private static final String APOLLO_QUERY = "query GetMovie($id: ID!) { movie(id: $id) { title } }";

@@ -399,8 +399,8 @@ class ImportCommandTest {
 
     /** Every item but the checkpoint and the layout item, by key. */
     /**
-     * For the tests' own reads of a data folder: DynamoDB Local opening a large database file on a busy
-     * machine takes longer than the 3 s per attempt that suits a gateway's queries.
+     * For the tests' own reads of a data folder: the engine opening a large data folder on a busy
+     * machine may take longer than the 3 s per attempt that suits a gateway's queries.
      */
     static final AwsRequestOverrideConfiguration PATIENT = AwsRequestOverrideConfiguration.builder()
             .apiCallAttemptTimeout(Duration.ofSeconds(60)).apiCallTimeout(Duration.ofSeconds(120)).build();

@@ -48,7 +48,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
 /**
- * The Lambda stream counter against DynamoDB Local's real stream (a fresh one per test): its records
+ * The Lambda stream counter against the engine's real stream (a fresh one per test): its records
  * handed to the handler as Lambda hands them (DynamodbTimeWindowEvent, one shard), in windows of several
  * batches, retried whole and in overlapping parts, cut off between two transactions (with the window's
  * state, and with it lost), left pending by the in-process aggregator, and given to two invocations at
@@ -271,7 +271,7 @@ class CountStreamsHandlerTest {
                     (stream, id) -> id.equals(child) ? shard : null);
             childs.finishParent(new ShardRecords(streams, arn), child);
             assertExact(expected, month);
-            // DynamoDB Local's shard never ends, so it is not closed; asked again (another instance, after a
+            // The engine's shard is open for hours, so it is not closed; asked again (another instance, after a
             // restart), the parent's rest is past its checkpoint and nothing is counted twice.
             assertFalse(new ShardCounter(client, TABLE, new dev.moviegraph.catalog.CallContext(new GatewayMetrics(),
                     List.of("t"))).position(shard).closed());

@@ -35,7 +35,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClie
  * {@link CountStreamsHandler} and published by {@link PublishChangesHandler}. Prints {@code init_ms=},
  * {@code first_invoke_ms=} and the total before and after; exits 1 if the stream was not counted once.
  *
- * <p>Environment: DYNAMODB_ENDPOINT (a DynamoDB Local with the sample table and its stream) and TABLE_NAME.
+ * <p>Environment: DYNAMODB_ENDPOINT (an engine with the sample table and its stream) and TABLE_NAME.
  */
 public final class SlimJarRun {
     private static final String MOVIE = "tt0111161";

@@ -17,7 +17,7 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
- * A server of its own over an empty table in a DynamoDB Local of its own (no sample), for a test that
+ * A server of its own over an empty table in an engine of its own (no sample), for a test that
  * writes items straight into the table beside the server's writes; {@link #ok} sends the write token.
  */
 public final class EmptyTableServer implements AutoCloseable {

@@ -21,7 +21,12 @@ public final class GraphQLClient {
     private final URI base;
 
     public GraphQLClient(int port) {
-        this.base = URI.create("http://127.0.0.1:" + port);
+        this("127.0.0.1", port);
+    }
+
+    /** A server elsewhere than on loopback, e.g. a container's mapped port. */
+    public GraphQLClient(String host, int port) {
+        this.base = URI.create("http://" + host + ":" + port);
     }
 
     public record Response(int status, String contentType, HttpResponse<String> raw, JsonNode body) {

@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsAsyncClient;
 
-/** DynamoDB Local's real stream records, as Lambda hands them to a function. */
+/** The engine's real stream records, as Lambda hands them to a function. */
 public final class LambdaEvents {
     private LambdaEvents() {
     }

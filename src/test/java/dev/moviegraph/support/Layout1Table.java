@@ -45,7 +45,7 @@ public final class Layout1Table {
     private static final String FIXTURE = "/layout1/table.jsonl.gz";
     private static final ObjectMapper JSON = new ObjectMapper();
     /**
-     * For the tests' own calls that create or read a whole table: on a busy machine DynamoDB Local takes longer
+     * For the tests' own calls that create or read a whole table: on a busy machine a local engine may take longer
      * than the 3 s per attempt that suits a gateway's queries (a createTable retried after a timeout finds the
      * table it created).
      */

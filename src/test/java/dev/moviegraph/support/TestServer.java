@@ -7,7 +7,7 @@ import dev.moviegraph.local.SampleCatalog;
 import java.util.List;
 
 /**
- * One server on the embedded default (DynamoDB Local in-process, sample catalog loaded), started once
+ * One server on the embedded default (the engine in-process, sample catalog loaded), started once
  * per test JVM and shared by the end-to-end tests, which run one query at a time.
  */
 public final class TestServer {

@@ -51,7 +51,7 @@ class JsonLogsTest {
             List<JsonNode> lines = new ArrayList<>();
             for (String line : gateway.log().lines().filter(line -> !line.isBlank()).toList()) {
                 if (line.startsWith("WARNING: ")) {
-                    continue; // the JVM's own warnings (native access by sqlite4java), not the log
+                    continue; // the JVM's own warnings (a library's native or unsafe access), not the log
                 }
                 JsonNode event = JSON.readTree(line);
                 assertTrue(event.isObject() && event.has("level") && event.has("loggerName"), line);

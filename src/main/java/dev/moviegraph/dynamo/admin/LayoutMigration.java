@@ -177,8 +177,8 @@ public final class LayoutMigration {
             new Step(5, "the month's top list as one item, gsi8, list entries with ratings", this::layout4To5));
 
     /**
-     * {@code dropLayout1Index}: delete layout 1's gsi1 once the new index serves (on DynamoDB; DynamoDB
-     * Local fails to delete an index and leaves it "DELETING" for good, so there it stays, unused).
+     * {@code dropLayout1Index}: delete layout 1's gsi1 once the new index serves (on DynamoDB and the engine;
+     * DynamoDB Local fails to delete an index and leaves it "DELETING" for good, so there it stays, unused).
      */
     public LayoutMigration(DynamoDbAsyncClient client, String table, boolean dropLayout1Index, Consumer<String> progress) {
         this(client, table, dropLayout1Index, progress, TableModel.LAYOUT_VERSION);
@@ -808,8 +808,8 @@ public final class LayoutMigration {
             return;
         }
         if (!dropLayout1Index) {
-            progress.accept("The earlier layout's index " + name + " is left in place, unused (DynamoDB Local cannot"
-                    + " delete an index); on DynamoDB: aws dynamodb update-table --table-name " + table
+            progress.accept("The earlier layout's index " + name + " is left in place, unused (the endpoint may be"
+                    + " DynamoDB Local, which cannot delete an index); on DynamoDB: aws dynamodb update-table --table-name " + table
                     + " --global-secondary-index-updates '[{\"Delete\":{\"IndexName\":\"" + name + "\"}}]'");
             return;
         }

@@ -189,7 +189,7 @@ public final class TableAdmin {
         return create(TableModel.createTableRequest(table));
     }
 
-    /** The same table without its stream yet (the build's snapshot enables it after loading the sample). */
+    /** The same table without its stream yet (a bulk load turns it on when it is done). */
     public boolean ensureTableWithoutStream() {
         return create(TableModel.createTableRequest(table).toBuilder().streamSpecification(
                 software.amazon.awssdk.services.dynamodb.model.StreamSpecification.builder().streamEnabled(false).build())
@@ -199,12 +199,15 @@ public final class TableAdmin {
     /**
      * For a bulk load into a table it may create: creates a missing table without its stream, noting so in
      * the table, so that {@link #startStreamAfterLoad()} turns it on once the load is done, also when a
-     * later run of a killed load finishes it. A table that exists is left as it is.
+     * later run of a killed load finishes it. A table that exists is left as it is. Returns whether it
+     * created the table.
      */
-    public void ensureTableForLoad() {
+    public boolean ensureTableForLoad() {
         if (ensureTableWithoutStream()) {
             mark(STREAM_AFTER_LOAD);
+            return true;
         }
+        return false;
     }
 
     /** Turns the stream on if {@link #ensureTableForLoad()} created the table without it. */

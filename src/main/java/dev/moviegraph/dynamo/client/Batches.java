@@ -120,7 +120,7 @@ public final class Batches {
 
     /**
      * Puts every item, 25 per request, at most {@code parallelism} requests in flight. A bulk load is
-     * start-up work (the sample catalog): it waits for a busy DynamoDB Local as the other start-up calls do.
+     * start-up work (the sample catalog): it waits for a busy local DynamoDB as the other start-up calls do.
      */
     public CompletableFuture<Void> putAll(List<Map<String, AttributeValue>> items, int parallelism) {
         List<List<Map<String, AttributeValue>>> chunks = chunks(items, MAX_WRITE_ITEMS);

@@ -52,8 +52,8 @@ public final class DynamoClients {
     /** Attempts per call, the first included (the SDK's STANDARD default is 3, DynamoDB's own 9). */
     public static final int MAX_ATTEMPTS = 5;
     /**
-     * Start-up calls may wait for a cold DynamoDB Local to open its database file, far longer than the
-     * per-attempt timeout that suits queries.
+     * Start-up calls may wait for a cold local DynamoDB (an emulator opening its data) or a table being
+     * created, far longer than the per-attempt timeout that suits queries.
      */
     public static final AwsRequestOverrideConfiguration STARTUP = AwsRequestOverrideConfiguration.builder()
             .apiCallAttemptTimeout(Duration.ofSeconds(60))
@@ -72,8 +72,9 @@ public final class DynamoClients {
     private static final BackoffStrategy BACKOFF = BackoffStrategy.exponentialDelay(
             Duration.ofMillis(50), Duration.ofSeconds(1));
     /**
-     * Calls in flight at once to a DynamoDB on loopback. DynamoDB Local runs the SQLite work of every
-     * request on one thread, and a BatchGetItem reads its keys one after the other: with the calls of 64
+     * Calls in flight at once to a DynamoDB on loopback, which shares this machine's cores with the gateway.
+     * DynamoDB Local, the emulator this was measured on, ran the SQLite work of every request on one thread,
+     * and a BatchGetItem read its keys one after the other: with the calls of 64
      * clients all sent at once, each one waited behind all the others' reads, went past the 3 s attempt
      * limit, and its retries added to the pile (the abandoned attempt still runs). Held back in the
      * gateway, a call waits outside the attempt's limit and the call timeout (the query's own time limit
@@ -86,7 +87,7 @@ public final class DynamoClients {
     }
 
     /**
-     * The client; for an endpoint on loopback (DynamoDB Local), one that sends at most
+     * The client; for an endpoint on loopback (the embedded engine, or one started beside the gateway), one that sends at most
      * {@value #LOCAL_CALLS_IN_FLIGHT} calls at a time and holds the others back in order ({@link InFlightLimit}).
      *
      * @param endpoint     null for AWS's default endpoint, else an explicit endpoint
@@ -116,7 +117,7 @@ public final class DynamoClients {
                         .executionInterceptors(concat(Call.ATTEMPTS, interceptors))
                         .build());
         if (endpoint != null) {
-            // DynamoDB Local accepts any credentials and region; use real ones when the environment has them.
+            // A local engine accepts any credentials and region; use real ones when the environment has them.
             builder.endpointOverride(endpoint)
                     .region(regionOr(Region.US_EAST_1))
                     .credentialsProvider(localOrDefault());
@@ -127,7 +128,7 @@ public final class DynamoClients {
         return builder.build();
     }
 
-    /** An endpoint on this machine: DynamoDB Local, embedded or started beside the gateway. */
+    /** An endpoint on this machine: the engine, embedded or started beside the gateway. */
     static boolean isLoopback(URI endpoint) {
         String host = endpoint.getHost();
         return host != null && (host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]"));

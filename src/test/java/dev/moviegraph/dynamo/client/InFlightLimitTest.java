@@ -102,11 +102,11 @@ class InFlightLimitTest {
     }
 
     @Test
-    void onlyLoopbackEndpointsAreDynamoDbLocal() {
+    void onlyLoopbackEndpointsAreLocal() {
         assertTrue(DynamoClients.isLoopback(URI.create("http://127.0.0.1:8000")));
         assertTrue(DynamoClients.isLoopback(URI.create("http://localhost:8000")));
         assertTrue(DynamoClients.isLoopback(URI.create("http://[::1]:8000")));
         assertFalse(DynamoClients.isLoopback(URI.create("https://dynamodb.eu-west-1.amazonaws.com")));
-        assertFalse(DynamoClients.isLoopback(URI.create("http://dynamodb-local:8000")));
+        assertFalse(DynamoClients.isLoopback(URI.create("http://engine:8000")));
     }
 }

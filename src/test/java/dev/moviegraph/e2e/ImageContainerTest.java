@@ -15,6 +15,9 @@ import dev.moviegraph.support.RequestCounter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.time.YearMonth;
 import java.util.Comparator;
 import java.util.List;
@@ -23,34 +26,56 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.images.builder.ImageFromDockerfile;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
-import org.testcontainers.utility.DockerImageName;
 
 /**
- * The gateway against DynamoDB Local in a container, reached over the network as DYNAMODB_ENDPOINT=URL:
- * the table is created and the sample loaded by the gateway itself, then a few query shapes are checked
- * for their data and their DynamoDB request counts. Skipped where no Docker engine is available.
+ * Our own image (the Dockerfile, with target/moviegraph.jar as the last {@code mvn package} built it) in
+ * containers, reached over the network: one runs {@code engine --host 0.0.0.0}, the engine alone, and an
+ * in-process gateway uses it as DYNAMODB_ENDPOINT=URL, creating the table and loading the sample itself,
+ * then a few query shapes are checked for their data and their DynamoDB request counts; the other runs the
+ * image as deployed (its entrypoint, the embedded default) and must answer /health and a query. Skipped
+ * where no Docker engine is available, and where the jar has not been built.
  */
 @Testcontainers(disabledWithoutDocker = true)
-class DynamoDbLocalContainerTest {
+@EnabledIf(value = "jarIsBuilt", disabledReason = "target/moviegraph.jar is not built: mvn -DskipTests package")
+class ImageContainerTest {
     private static final String SHAWSHANK = "tt0111161";
     private static final YearMonth MAY_2024 = YearMonth.of(2024, 5);
+    private static final Path JAR = Path.of("target", "moviegraph.jar");
+
+    /** Built once for both containers; the Dockerfile's own AOT training run included. */
+    private static final ImageFromDockerfile IMAGE = new ImageFromDockerfile("localhost/moviegraph-test", true)
+            .withFileFromPath("Dockerfile", Path.of("Dockerfile"))
+            .withFileFromPath("target/moviegraph.jar", JAR);
 
     @Container
-    private static final GenericContainer<?> DYNAMODB = new GenericContainer<>(DockerImageName.parse("amazon/dynamodb-local:2.6.1"))
+    private static final GenericContainer<?> ENGINE = new GenericContainer<>(IMAGE)
+            .withCommand("engine", "--host", "0.0.0.0", "--port", "8000")
             .withExposedPorts(8000)
-            .withCommand("-jar DynamoDBLocal.jar -inMemory -sharedDb");
+            .waitingFor(Wait.forLogMessage(".*engine listening on .*", 1).withStartupTimeout(Duration.ofMinutes(2)));
+
+    @Container
+    private static final GenericContainer<?> GATEWAY = new GenericContainer<>(IMAGE)
+            .withExposedPorts(8080)
+            .waitingFor(Wait.forHttp("/health").forStatusCode(200).withStartupTimeout(Duration.ofMinutes(2)));
 
     private static final RequestCounter COUNTER = new RequestCounter();
     private static final SampleCatalog SAMPLE = SampleCatalog.generate(SampleCatalog.DEFAULT_SEED);
     private static Moviegraph server;
     private static GraphQLClient client;
 
+    static boolean jarIsBuilt() {
+        return Files.isRegularFile(JAR);
+    }
+
     @BeforeAll
     static void startGateway() {
-        String endpoint = "http://" + DYNAMODB.getHost() + ":" + DYNAMODB.getMappedPort(8000);
+        String endpoint = "http://" + ENGINE.getHost() + ":" + ENGINE.getMappedPort(8000);
         server = Moviegraph.start(AppConfig.fromEnvironment(Map.of(
                 "DYNAMODB_ENDPOINT", endpoint,
                 "CREATE_TABLE", "true",
@@ -83,7 +108,7 @@ class DynamoDbLocalContainerTest {
     }
 
     @Test
-    void movieWithItsCastIsOneQueryAgainstTheContainer() {
+    void movieWithItsCastIsOneQueryAgainstTheEngineContainer() {
         Run run = run("query($id: ID!) { movie(id: $id) { title cast { edges { node { billing characters person { name } } } } } }",
                 Map.of("id", SHAWSHANK));
         List<Credit> expected = SAMPLE.cast().stream().filter(c -> c.movieId().value().equals(SHAWSHANK))
@@ -103,7 +128,7 @@ class DynamoDbLocalContainerTest {
     }
 
     @Test
-    void topMoviesOfAMonthIsOneQueryAgainstTheContainer() {
+    void topMoviesOfAMonthIsOneQueryAgainstTheEngineContainer() {
         List<MonthlyStreams> expected = SAMPLE.totals().stream().filter(t -> t.month().equals(MAY_2024))
                 .sorted(Comparator.comparingLong(MonthlyStreams::streams).reversed()).limit(10).toList();
         Run run = run("{ topMovies(month: \"2024-05\") { streams month movie { title } } }", Map.of());
@@ -118,7 +143,7 @@ class DynamoDbLocalContainerTest {
     }
 
     @Test
-    void twentyMoviesByIdAreOneBatchReadAgainstTheContainer() {
+    void twentyMoviesByIdAreOneBatchReadAgainstTheEngineContainer() {
         List<String> ids = SAMPLE.movies().stream().skip(40).limit(20).map(m -> m.id().value()).toList();
         Run run = run("query($ids: [ID!]!) { movies(ids: $ids) { id title } }", Map.of("ids", ids));
         JsonNode movies = run.response().data().path("movies");
@@ -128,5 +153,14 @@ class DynamoDbLocalContainerTest {
             assertEquals(movie(ids.get(i)).title(), movies.path(i).path("title").asText());
         }
         assertEquals(List.of("BatchGetItem"), run.operations());
+    }
+
+    @Test
+    void theImageAsDeployedAnswersFromItsEmbeddedEngine() {
+        GraphQLClient deployed = new GraphQLClient(GATEWAY.getHost(), GATEWAY.getMappedPort(8080));
+        Response response = deployed.query("{ movie(id: \"" + SHAWSHANK + "\") { title } }", Map.of());
+        assertEquals(200, response.status(), response.raw().body());
+        assertEquals(movie(SHAWSHANK).title(), response.data().path("movie").path("title").asText(), response.body().toString());
+        assertTrue(GATEWAY.getLogs().contains("Engine started in-process at http://127.0.0.1:"), GATEWAY.getLogs());
     }
 }
