@@ -122,8 +122,11 @@ public final class Moviegraph implements AutoCloseable {
         URI endpoint = null;
         if (config.endpoint() instanceof AppConfig.Endpoint.Embedded) {
             // The table and the sample come next, as for any endpoint (prepareTable).
-            embedded = config.dataDir() == null ? EmbeddedDynamo.ephemeral(false)
-                    : EmbeddedDynamo.persistent(config.dataDir(), false);
+            // The sample table starts from the build's copy of it (prepareTable then finds it loaded).
+            boolean sample = config.loadSample() && config.createTable()
+                    && EmbeddedDynamo.SAMPLE_TABLE.equals(config.tableName());
+            embedded = config.dataDir() == null ? EmbeddedDynamo.ephemeral(sample)
+                    : EmbeddedDynamo.persistent(config.dataDir(), sample);
             endpoint = embedded.endpoint();
             LOG.info("Engine started in-process at {} ({})", endpoint, config.dataDir() == null
                     ? "data discarded at exit" : "data kept in " + config.dataDir());

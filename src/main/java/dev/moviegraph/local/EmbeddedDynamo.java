@@ -25,7 +25,13 @@ public final class EmbeddedDynamo implements AutoCloseable {
     /** The table {@code withSample} creates and loads the sample catalog into: the gateway's default. */
     public static final String SAMPLE_TABLE = "moviegraph";
 
+    /** The build's copy of the engine's data folder with the sample loaded ({@link #buildSampleSnapshot}). */
+    private static final String SNAPSHOT = "/sample-engine/";
+    private static final String SNAPSHOT_FILES = "files.txt";
+
     private final Engine engine;
+    /** A data folder made for this engine alone, deleted at close; null otherwise. */
+    private Path temporary;
 
     private EmbeddedDynamo(Engine engine) {
         this.engine = engine;
@@ -44,7 +50,78 @@ public final class EmbeddedDynamo implements AutoCloseable {
      * before this returns.
      */
     public static EmbeddedDynamo ephemeral(boolean withSample) {
+        if (withSample) {
+            // Start from the build's data folder with the sample in it: replaying it takes a fraction of a
+            // second, where writing the sample's items through the API takes seconds.
+            try {
+                Path dir = scratchDirectory("moviegraph-engine");
+                if (seed(dir)) {
+                    EmbeddedDynamo embedded = launch(EngineOptions.inMemory().withDataDir(dir), true);
+                    embedded.temporary = dir;
+                    return embedded;
+                }
+                delete(dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot create a temporary folder for the engine", e);
+            }
+        }
         return launch(EngineOptions.inMemory(), withSample);
+    }
+
+    /**
+     * Writes the engine's data folder with the sample loaded into {@code dir} (the build does, into the jar's
+     * classes), with the list of its files, so that {@link #ephemeral(boolean)} and {@link #persistent} start
+     * from a copy of it.
+     */
+    public static void buildSampleSnapshot(Path dir) throws IOException {
+        delete(dir);
+        Files.createDirectories(dir);
+        try (EmbeddedDynamo embedded = launch(EngineOptions.inMemory().withDataDir(dir), true)) {
+            // loaded by launch
+        }
+        Files.deleteIfExists(dir.resolve("engine.lock"));
+        try (var files = Files.list(dir)) {
+            List<String> names = files.map(file -> file.getFileName().toString())
+                    .filter(name -> name.endsWith(".log")).sorted().toList();
+            Files.write(dir.resolve(SNAPSHOT_FILES), names);
+        }
+    }
+
+    /** Copies the build's sample data folder into {@code dir} unless it holds data; false when the jar has none. */
+    private static boolean seed(Path dir) throws IOException {
+        try (var existing = Files.list(dir)) {
+            if (existing.anyMatch(file -> file.getFileName().toString().endsWith(".log"))) {
+                return true;
+            }
+        }
+        try (var list = EmbeddedDynamo.class.getResourceAsStream(SNAPSHOT + SNAPSHOT_FILES)) {
+            if (list == null) {
+                return false;
+            }
+            for (String name : new String(list.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                if (name.isBlank()) {
+                    continue;
+                }
+                try (var in = EmbeddedDynamo.class.getResourceAsStream(SNAPSHOT + name.strip())) {
+                    if (in == null) {
+                        return false;
+                    }
+                    Files.copy(in, dir.resolve(name.strip()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            return true;
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var files = Files.walk(dir)) {
+            for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
     }
 
     /**
@@ -64,7 +141,15 @@ public final class EmbeddedDynamo implements AutoCloseable {
 
     /** The same on a given port (0: a free one): an engine that stops and starts again where clients expect it. */
     public static EmbeddedDynamo persistent(Path dataDir, boolean withSample, int port) {
-        return launch(EngineOptions.inMemory().withPort(port).withDataDir(dataFolder(dataDir)), withSample);
+        Path folder = dataFolder(dataDir);
+        if (withSample) {
+            try {
+                seed(folder);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot copy the sample into " + dataDir, e);
+            }
+        }
+        return launch(EngineOptions.inMemory().withPort(port).withDataDir(folder), withSample);
     }
 
     /**
@@ -114,7 +199,17 @@ public final class EmbeddedDynamo implements AutoCloseable {
 
     @Override
     public void close() {
-        engine.close();
+        try {
+            engine.close();
+        } finally {
+            if (temporary != null) {
+                try {
+                    delete(temporary);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Cannot delete " + temporary, e);
+                }
+            }
+        }
     }
 
     /** A port nothing listens on right now, on loopback. */

@@ -19,7 +19,7 @@ public final class Ordering {
 
     public static int compareKeys(Value a, Value b) {
         if (a instanceof Value.S x && b instanceof Value.S y) {
-            return compareStrings(x.value(), y.value());
+            return x.plain() && y.plain() ? x.value().compareTo(y.value()) : compareStrings(x.value(), y.value());
         }
         if (a instanceof Value.N x && b instanceof Value.N y) {
             return x.number().compareTo(y.number());

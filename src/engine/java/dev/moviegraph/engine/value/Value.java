@@ -10,10 +10,27 @@ public sealed interface Value permits Value.S, Value.N, Value.B, Value.Bool, Val
     /** The type's name on the wire: S, N, B, BOOL, NULL, L, M, SS, NS or BS. */
     String type();
 
-    /** A string. */
-    record S(String value) implements Value {
+    /**
+     * A string. {@code plain} says it has no unit at or above U+D800, where UTF-16 order and UTF-8 order
+     * can differ: two plain strings compare with {@link String#compareTo} (an intrinsic), the rest by
+     * {@link Ordering#compareStrings}. Computed once, when the value is made.
+     */
+    record S(String value, boolean plain) implements Value {
+        public S(String value) {
+            this(value, isPlain(value));
+        }
+
         public String type() {
             return "S";
+        }
+
+        private static boolean isPlain(String value) {
+            for (int i = 0; i < value.length(); i++) {
+                if (value.charAt(i) >= 0xD800) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 
