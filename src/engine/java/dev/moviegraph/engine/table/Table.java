@@ -23,6 +23,10 @@ public final class Table {
     private final Map<String, ConcurrentSkipListMap<RowKey, StoredItem>> indexRows = new ConcurrentHashMap<>();
     private final ItemLocks locks;
     private final ChangeListener listener;
+    /** Item counts and bytes kept as writes happen, so DescribeTable (and /health) costs nothing per item. */
+    private final java.util.concurrent.atomic.AtomicLong items = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
+    private final Map<String, java.util.concurrent.atomic.AtomicLong[]> indexTotals = new ConcurrentHashMap<>();
 
     public Table(TableSpec spec, ItemLocks locks, ChangeListener listener) {
         this.spec = spec;
@@ -47,6 +51,7 @@ public final class Table {
             indexRows.computeIfAbsent(index.name(), name -> new ConcurrentSkipListMap<>(RowKey.ORDER));
         }
         indexRows.keySet().removeIf(name -> newSpec.index(name).isEmpty());
+        indexTotals.keySet().removeIf(name -> newSpec.index(name).isEmpty());
         this.spec = newSpec;
     }
 
@@ -65,31 +70,28 @@ public final class Table {
     }
 
     public long itemCount() {
-        return rows.size();
+        return items.get();
     }
 
     public long sizeBytes() {
-        long total = 0;
-        for (StoredItem item : rows.values()) {
-            total += item.size();
-        }
-        return total;
+        return bytes.get();
     }
 
     public long indexItemCount(String indexName) {
-        NavigableMap<RowKey, StoredItem> index = indexRows.get(indexName);
-        return index == null ? 0 : index.size();
+        var totals = indexTotals.get(indexName);
+        return totals == null ? 0 : totals[0].get();
     }
 
     public long indexSizeBytes(String indexName) {
-        NavigableMap<RowKey, StoredItem> index = indexRows.get(indexName);
-        long total = 0;
-        if (index != null) {
-            for (StoredItem item : index.values()) {
-                total += item.size();
-            }
-        }
-        return total;
+        var totals = indexTotals.get(indexName);
+        return totals == null ? 0 : totals[1].get();
+    }
+
+    private void countIndex(String indexName, long entries, long size) {
+        var totals = indexTotals.computeIfAbsent(indexName, name -> new java.util.concurrent.atomic.AtomicLong[] {
+                new java.util.concurrent.atomic.AtomicLong(), new java.util.concurrent.atomic.AtomicLong()});
+        totals[0].addAndGet(entries);
+        totals[1].addAndGet(size);
     }
 
     /** The bytes of an item collection: a partition's items and their entries in the local indexes. */
@@ -145,6 +147,8 @@ public final class Table {
         } else {
             rows.put(key, after);
         }
+        items.addAndGet((after == null ? 0 : 1) - (before == null ? 0 : 1));
+        bytes.addAndGet((after == null ? 0 : after.size()) - (before == null ? 0 : before.size()));
         Map<String, Double> indexUnits = updateIndexes(key, before, after);
         long larger = Math.max(before == null ? 0 : before.size(), after == null ? 0 : after.size());
         listener.changed(this, before, after, byService);
@@ -170,9 +174,13 @@ public final class Table {
             if (oldRow != null && !sameRow) {
                 StoredItem removed = store.remove(oldRow);
                 cost += Capacity.write(removed == null ? 0 : removed.size());
+                if (removed != null) {
+                    countIndex(index.name(), -1, -removed.size());
+                }
             }
             if (newRow != null) {
                 StoredItem replaced = store.put(newRow, newEntry);
+                countIndex(index.name(), replaced == null ? 1 : 0, newEntry.size() - (replaced == null ? 0 : replaced.size()));
                 if (replaced == null || !sameRow) {
                     cost += Capacity.write(newEntry.size());
                 } else if (newEntry == after || !newEntry.attributes().equals(replaced.attributes())) {
@@ -199,7 +207,8 @@ public final class Table {
             }
             StoredItem entry = entry(index, item);
             if (entry != null) {
-                store.put(indexRow(index, key, item), entry);
+                StoredItem replaced = store.put(indexRow(index, key, item), entry);
+                countIndex(index.name(), replaced == null ? 1 : 0, entry.size() - (replaced == null ? 0 : replaced.size()));
             }
         } finally {
             lock.unlock();
