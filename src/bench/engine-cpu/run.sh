@@ -17,7 +17,7 @@
 #      pile up), DATA_DIR (1: the server keeps its data in a folder on /dev/shm, the engine's journal or
 #      DynamoDB Local's SQLite file; default: in memory), HEAP (the server's -Xmx; default 4g, or 12g
 #      with a MILLION: both servers keep a NEW_IMAGE stream's records for 24 hours, and the engine
-#      keeps them on the heap, about 2.5 KB per write of these items, some 3 million writes in a run),
+#      keeps them on the heap, about 2.6 KB per write of these items, some 3 million writes in a run),
 #      ENGINE_COMMAND (1: start the engine as `java -jar JAR engine --port P [--data-dir D]` instead of
 #      through EngineServer.java), HISTO (1: at the end, the server's live objects by class)
 # The machine's load averages (uptime) are printed when the run starts and after each server, and each
