@@ -27,6 +27,7 @@ import dev.moviegraph.http.GraphQLWebSocket;
 import dev.moviegraph.http.HealthHandler;
 import dev.moviegraph.http.HttpServer;
 import dev.moviegraph.http.WarmUp;
+import dev.moviegraph.graphql.auth.AuthRules;
 import dev.moviegraph.http.WriteGuard;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleLoader;
@@ -156,7 +157,8 @@ public final class Moviegraph implements AutoCloseable {
             GraphQLService graphql = GraphQLService.builder(catalog, metrics).writer(writer).batching(config.batching())
                     .limits(queryLimits).cache(new CacheSettings(config.caching().currentMonthSeconds(),
                             config.caching().finishedMonthSeconds(), config.caching().maxAgeSeconds()))
-                    .telemetry(telemetry).build();
+                    .telemetry(telemetry)
+                    .access(new AuthRules.AccessPolicy(config.writeToken() != null, false)).build();
             PersistedDocuments documents = persistedDocuments(config, trusted, client, graphql, queryLimits, metrics);
             if (config.totals() == TotalsMode.STREAM && config.aggregator()) {
                 String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());

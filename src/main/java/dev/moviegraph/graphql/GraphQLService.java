@@ -2,6 +2,7 @@ package dev.moviegraph.graphql;
 
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CatalogWriter;
+import dev.moviegraph.graphql.auth.AuthRules;
 import dev.moviegraph.graphql.budget.PlanningCatalog;
 import dev.moviegraph.graphql.budget.QueryLimits;
 import dev.moviegraph.graphql.caching.CacheControl;
@@ -80,6 +81,7 @@ public final class GraphQLService implements AutoCloseable {
         private Telemetry telemetry = Telemetry.OFF;
         private String schemaText;
         private Clock clock = Clock.systemUTC();
+        private AuthRules.AccessPolicy access = AuthRules.AccessPolicy.SANDBOX;
 
         private Builder(CatalogReader catalog, GatewayMetrics metrics) {
             this.catalog = catalog;
@@ -124,16 +126,23 @@ public final class GraphQLService implements AutoCloseable {
             return this;
         }
 
+        /** How people get in (WRITE_TOKEN set, sign-in on): what the {@code @auth} refusals tell them to do. */
+        public Builder access(AuthRules.AccessPolicy access) {
+            this.access = access;
+            return this;
+        }
+
         /** The service; a schema whose fields the catalog cannot serve is refused here, at start-up. */
         public GraphQLService build() {
             GatewaySchema schema = schemaText == null ? GatewaySchema.load(catalog, clock)
                     : GatewaySchema.of(schemaText, catalog, clock);
-            return new GraphQLService(catalog, writer, batching, metrics, schema, limits, cache, telemetry);
+            return new GraphQLService(catalog, writer, batching, metrics, schema, limits, cache, telemetry, access);
         }
     }
 
     private GraphQLService(CatalogReader catalog, CatalogWriter writer, boolean batching, GatewayMetrics metrics,
-                           GatewaySchema schema, QueryLimits limits, CacheSettings cache, Telemetry telemetry) {
+                           GatewaySchema schema, QueryLimits limits, CacheSettings cache, Telemetry telemetry,
+                           AuthRules.AccessPolicy access) {
         this.telemetry = telemetry;
         Cache<String, PreparsedDocumentEntry> documents = Caffeine.newBuilder()
                 .maximumWeight(DOCUMENT_CACHE_CHARS)
@@ -159,7 +168,9 @@ public final class GraphQLService implements AutoCloseable {
         });
         this.deadlines.setRemoveOnCancelPolicy(true);
         RequestInputs inputs = new RequestInputs(new Loaders(batching, metrics), limits, metrics);
-        this.steps = List.of(new SubscriptionRefusal(), new PlanOnly(catalog, inputs),
+        this.steps = List.of(new SubscriptionRefusal(),
+                new AuthorizationCheck(new AuthRules(access), this::parsed),
+                new PlanOnly(catalog, inputs),
                 new ReadBudgetCheck(catalog, inputs, knownEstimates, this::operation),
                 new Execution(catalog, writer, inputs, cache, telemetry, deadlines, this::operation));
     }
@@ -274,16 +285,30 @@ public final class GraphQLService implements AutoCloseable {
         return operation(request).map(OperationDefinition::getOperation);
     }
 
+    /** The request's document, from the document cache when it has it; parsed (within the limits) otherwise. */
+    private Document documentOf(GraphQLRequest request) {
+        // asMap().get: not a lookup the cache's statistics should count
+        PreparsedDocumentEntry cached = documents.asMap().get(request.query());
+        return cached != null && cached.getDocument() != null ? cached.getDocument()
+                : Parser.parse(new ParserEnvironment.Builder()
+                        .document(request.query())
+                        .parserOptions(limits.parserOptions())
+                        .build());
+    }
+
+    /** The request's document, or empty when it does not parse (execution then says why). */
+    private Optional<Document> parsed(GraphQLRequest request) {
+        try {
+            return Optional.of(documentOf(request));
+        } catch (InvalidSyntaxException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The operation a request runs, from the document cache when it has the document. */
     private Optional<OperationDefinition> operation(GraphQLRequest request) {
         try {
-            // asMap().get: not a lookup the cache's statistics should count
-            PreparsedDocumentEntry cached = documents.asMap().get(request.query());
-            Document document = cached != null ? cached.getDocument()
-                    : Parser.parse(new ParserEnvironment.Builder()
-                            .document(request.query())
-                            .parserOptions(limits.parserOptions())
-                            .build());
+            Document document = documentOf(request);
             List<OperationDefinition> operations = document.getDefinitionsOfType(OperationDefinition.class);
             return operations.stream()
                     .filter(op -> request.operationName() == null ? operations.size() == 1

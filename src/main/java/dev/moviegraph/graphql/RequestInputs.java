@@ -1,5 +1,6 @@
 package dev.moviegraph.graphql;
 
+import dev.moviegraph.auth.Viewer;
 import dev.moviegraph.graphql.budget.PlanningCatalog;
 import dev.moviegraph.graphql.budget.QueryLimits;
 import dev.moviegraph.graphql.caching.CacheControl;
@@ -64,6 +65,7 @@ final class RequestInputs {
                         .put(Introspection.INTROSPECTION_DISABLED, !limits.introspection())
                         .put(ResultNodesInfo.MAX_RESULT_NODES, limits.maxResultNodes())
                         .put(RequestScope.class, scope)
+                        .put(Viewer.class, request.viewer())
                         .putAll(tally == null ? Map.of() : Map.of(CacheControl.Tally.class, tally))
                         .putAll(interest == null ? Map.of() : Map.of(LiveInterest.class, interest)))
                 .build();

@@ -263,15 +263,7 @@ public final class GraphQLHandler {
         }
         String authorization = ctx.header("Authorization");
         return resolve(body.get("query"), extensions, body.get("documentId"), query -> {
-            Operation operation = parse(query, body.get("operationName"), body.get("variables"));
-            if (operation instanceof Accepted accepted
-                    && service.operationKind(accepted.request()).orElse(null) == OperationDefinition.Operation.MUTATION) {
-                Optional<WriteGuard.Refusal> refusal = writes.check(authorization);
-                if (refusal.isPresent()) {
-                    return new Refused(refusal.get().status(), errors(refusal.get().message(), refusal.get().code()));
-                }
-            }
-            return operation;
+            return parse(query, body.get("operationName"), body.get("variables"));
         });
     }
 
@@ -302,8 +294,16 @@ public final class GraphQLHandler {
 
     private CompletableFuture<Void> execute(Context ctx, String responseType, GraphQLRequest request, TraceMode mode,
                                             boolean get, String client) {
-        return service.answer(request.inTrace(service.traceParent(ctx::header)), mode).thenAccept(answer -> {
+        return service.answer(request.inTrace(service.traceParent(ctx::header)).by(writes.viewerOf(ctx.header("Authorization"))),
+                mode).thenAccept(answer -> {
             Map<String, Object> result = answer.body();
+            if (answer.refusalStatus() != 0) {
+                if (answer.refusalStatus() == 401) {
+                    ctx.header("WWW-Authenticate", "Bearer");
+                }
+                write(ctx, answer.refusalStatus(), responseType, result, CacheHeaders.NO_STORE);
+                return;
+            }
             budgets.charge(client, ClientBudgets.consumed(result));
             // application/json: 200 for every well-formed request; graphql-response+json: 4xx when the
             // request failed before execution (errors and no "data" entry), as the spec asks. A plan has
@@ -352,7 +352,8 @@ public final class GraphQLHandler {
             List<GraphQLRequest> accepted = operations.stream().filter(Accepted.class::isInstance)
                     .map(operation -> ((Accepted) operation).request()).toList();
             io.opentelemetry.context.Context trace = service.traceParent(ctx::header);
-            return service.answerAll(accepted.stream().map(request -> request.inTrace(trace)).toList(), mode)
+            return service.answerAll(accepted.stream().map(request -> request.inTrace(trace)
+                            .by(writes.viewerOf(ctx.header("Authorization")))).toList(), mode)
                     .thenApply(answers -> Map.entry(operations, answers));
         }).thenAccept(resolved -> {
             List<Operation> operations = resolved.getKey();

@@ -318,13 +318,7 @@ public final class GraphQLWebSocket {
 
         private void run(String operationId, GraphQLRequest request) {
             OperationDefinition.Operation kind = service.operationKind(request).orElse(null);
-            if (kind == OperationDefinition.Operation.MUTATION) {
-                Optional<WriteGuard.Refusal> refusal = writes.check(authorization);
-                if (refusal.isPresent()) {
-                    refuse(operationId, LiveQueries.error(refusal.get().code(), refusal.get().message()));
-                    return;
-                }
-            }
+            request = request.by(writes.viewerOf(authorization));
             boolean single = kind != OperationDefinition.Operation.SUBSCRIPTION;
             String client = client();
             LiveQueries.Handle handle = live.start(request, new LiveQueries.Sink() {

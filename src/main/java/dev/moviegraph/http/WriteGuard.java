@@ -27,6 +27,12 @@ public final class WriteGuard {
         return token != null && MessageDigest.isEqual(token, given);
     }
 
+    /** Who sends a request with this Authorization header, as far as the WRITE_TOKEN tells. */
+    public dev.moviegraph.auth.Viewer viewerOf(String authorization) {
+        return bearsToken(authorization) ? dev.moviegraph.auth.Viewer.SERVICE
+                : token == null && embedded ? dev.moviegraph.auth.Viewer.SANDBOX : dev.moviegraph.auth.Viewer.ANONYMOUS;
+    }
+
     /** Why a mutation with this Authorization header is refused, or empty when it may run. */
     public Optional<Refusal> check(String authorization) {
         if (token == null) {

@@ -2,6 +2,7 @@ package dev.moviegraph.graphql.wiring;
 
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.StandIns;
+import dev.moviegraph.graphql.auth.AuthRules;
 import dev.moviegraph.graphql.caching.CacheHints;
 
 import java.io.IOException;
@@ -20,7 +21,8 @@ import graphql.schema.idl.SchemaParser;
  * ({@link CatalogWiring}), then checked against the store's access patterns and for cache hints. A field
  * bound to no read, or to one the store has no access pattern for, or one without the
  * {@code @cacheControl} hint it needs ({@link CacheHints}), or a record the planning run cannot stand
- * in for ({@link StandIns#requireBuildable()}), stops the start naming it, rather than failing (or
+ * in for ({@link StandIns#requireBuildable()}), or a mutation or viewer's field without an {@code @auth} rule
+ * ({@link AuthRules}), stops the start naming it, rather than failing (or
  * being cached wrongly, or estimated from a null) on the first request that asks for it.
  */
 public final class GatewaySchema {
@@ -55,7 +57,12 @@ public final class GatewaySchema {
             throw new IllegalStateException("schema.graphqls has fields that HTTP caches would not know how long"
                     + " to keep: " + String.join("; ", unhinted));
         }
-        return new GatewaySchema(schema);
+        List<String> unguarded = AuthRules.problems(schema);
+        if (!unguarded.isEmpty()) {
+            throw new IllegalStateException("schema.graphqls has fields without the @auth rule they need: "
+                    + String.join("; ", unguarded));
+        }
+        return new GatewaySchema(AuthRules.enforceOwners(schema));
     }
 
     public GraphQLSchema schema() {
