@@ -35,12 +35,13 @@ import java.util.regex.Pattern;
  * @param clientRate   each client's read units per second
  * @param telemetry    the {@code OTEL_*} variables, as given: OpenTelemetry's SDK reads them (traces are
  *                     off unless OTEL_TRACES_EXPORTER names an exporter)
+ * @param signIn       end users' sign-in with an OpenID Connect provider (OIDC_*); null when off
  */
 public record AppConfig(int port, Endpoint endpoint, String tableName, boolean createTable, boolean loadSample,
                         Path dataDir, String cursorSecret, boolean batching, String writeToken, TotalsMode totals,
                         boolean aggregator, Limits limits, int shutdownGraceSeconds, Subscriptions subscriptions,
                         PersistedQueries persistedQueries, Caching caching, int warmUpSeconds, ClientRate clientRate,
-                        Map<String, String> telemetry) {
+                        Map<String, String> telemetry, SignIn signIn) {
 
     public AppConfig {
         telemetry = Map.copyOf(telemetry);
@@ -59,6 +60,19 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
      *                           address to (X-Forwarded-For); null to use the connection's address
      */
     public record ClientRate(int readUnitsPerSecond, String addressHeader) {
+    }
+
+    /**
+     * Sign-in with an OpenID Connect provider: the gateway verifies each access token it is sent against
+     * the provider's published keys.
+     *
+     * @param issuer           OIDC_ISSUER: the provider's issuer URL, exactly as its tokens' {@code iss} says
+     * @param audience         OIDC_AUDIENCE: what a token's {@code aud} must contain (this API's identifier or client id)
+     * @param rolesClaim       OIDC_ROLES_CLAIM: the claim listing a viewer's roles ({@code roles}; {@code cognito:groups},
+     *                         {@code realm_access.roles}...); the role {@code editor} may change the catalog
+     * @param clockSkewSeconds OIDC_CLOCK_SKEW_SECONDS: how far the provider's clock may be from ours (60)
+     */
+    public record SignIn(URI issuer, String audience, String rolesClaim, int clockSkewSeconds) {
     }
 
     /**
@@ -151,7 +165,7 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 + ", writeToken=" + (writeToken == null ? "unset" : "set") + ", totals=" + totals + ", aggregator="
                 + aggregator + ", limits=" + limits + ", shutdownGraceSeconds=" + shutdownGraceSeconds
                 + ", subscriptions=" + subscriptions + ", persistedQueries=" + persistedQueries + ", caching=" + caching
-                + ", clientRate=" + clientRate + "]";
+                + ", clientRate=" + clientRate + ", signIn=" + signIn + "]";
     }
 
     public boolean embedded() {
@@ -246,12 +260,13 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         ClientRate clientRate = new ClientRate(parseLimit(env, "CLIENT_READ_UNITS_PER_SECOND",
                 embedded ? 0 : DEFAULT_CLIENT_READ_UNITS_PER_SECOND, 0, 1_000_000, problems),
                 addressHeader == null ? null : addressHeader.trim());
+        SignIn signIn = parseSignIn(env, problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AppConfig(port, endpoint, table, createTable, loadSample, dataDir, secret, batching,
                 writeToken == null ? null : writeToken.trim(), totals, aggregator, limits, shutdownGrace, subscriptions, persisted, caching,
-                warmUp, clientRate, otelVariables(env));
+                warmUp, clientRate, otelVariables(env), signIn);
     }
 
     private static Map<String, String> otelVariables(Map<String, String> env) {
@@ -289,6 +304,41 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
         return fallback;
     }
 
+    /** OIDC_ISSUER and the rest, or null when sign-in is off (no OIDC_ISSUER). */
+    private static SignIn parseSignIn(Map<String, String> env, List<String> problems) {
+        String issuer = env.get("OIDC_ISSUER");
+        String audience = env.get("OIDC_AUDIENCE");
+        if (issuer == null || issuer.isBlank()) {
+            for (String name : List.of("OIDC_AUDIENCE", "OIDC_ROLES_CLAIM", "OIDC_CLOCK_SKEW_SECONDS")) {
+                if (env.get(name) != null && !env.get(name).isBlank()) {
+                    problems.add(name + " is set but OIDC_ISSUER is not: set OIDC_ISSUER to turn sign-in on");
+                }
+            }
+            return null;
+        }
+        URI uri = null;
+        try {
+            uri = new URI(issuer.trim());
+        } catch (java.net.URISyntaxException e) {
+            uri = null;
+        }
+        boolean local = uri != null && ("localhost".equals(uri.getHost()) || "127.0.0.1".equals(uri.getHost()));
+        if (uri == null || uri.getHost() == null || !("https".equals(uri.getScheme()) || ("http".equals(uri.getScheme()) && local))) {
+            problems.add("OIDC_ISSUER='" + issuer + "' must be the provider's issuer URL, https://... (http only for"
+                    + " localhost), exactly as its tokens' iss claim says");
+        }
+        if (audience == null || audience.isBlank()) {
+            problems.add("OIDC_AUDIENCE must be set with OIDC_ISSUER: what the tokens' aud claim must contain"
+                    + " (this API's identifier, or the app's client id)");
+        }
+        String rolesClaim = valueOr(env, "OIDC_ROLES_CLAIM", "roles").trim();
+        if (rolesClaim.isEmpty() || rolesClaim.contains(" ")) {
+            problems.add("OIDC_ROLES_CLAIM='" + rolesClaim + "' must be a claim name such as roles or cognito:groups");
+        }
+        int skew = parseLimit(env, "OIDC_CLOCK_SKEW_SECONDS", 60, 0, 300, problems);
+        return new SignIn(uri, audience == null ? null : audience.trim(), rolesClaim, skew);
+    }
+
     /** Comma-separated origins such as https://app.example.com; each a scheme and a host, no path. */
     private static List<String> parseOrigins(String value, List<String> problems) {
         if (value == null || value.isBlank()) {
@@ -309,19 +359,19 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
     public AppConfig withPort(int newPort) {
         return new AppConfig(newPort, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
                 writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
-                warmUpSeconds, clientRate, telemetry);
+                warmUpSeconds, clientRate, telemetry, signIn);
     }
 
     public AppConfig withWarmUpSeconds(int seconds) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, batching,
                 writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
-                seconds, clientRate, telemetry);
+                seconds, clientRate, telemetry, signIn);
     }
 
     public AppConfig withBatching(boolean on) {
         return new AppConfig(port, endpoint, tableName, createTable, loadSample, dataDir, cursorSecret, on,
                 writeToken, totals, aggregator, limits, shutdownGraceSeconds, subscriptions, persistedQueries, caching,
-                warmUpSeconds, clientRate, telemetry);
+                warmUpSeconds, clientRate, telemetry, signIn);
     }
 
 

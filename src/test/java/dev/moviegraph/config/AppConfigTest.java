@@ -222,7 +222,7 @@ class AppConfigTest {
                 config.loadSample(), config.dataDir(), config.cursorSecret(), config.batching(), config.writeToken(),
                 config.totals(), config.aggregator(), config.limits(), config.shutdownGraceSeconds(),
                 config.subscriptions(), config.persistedQueries(), config.caching(), config.warmUpSeconds(),
-                config.clientRate(), config.telemetry()), moved);
+                config.clientRate(), config.telemetry(), config.signIn()), moved);
     }
 
     @Test
@@ -352,5 +352,41 @@ class AppConfigTest {
     void problemsListIsImmutable() {
         ConfigException e = refused(Map.of("PORT", "abc"));
         assertThrows(UnsupportedOperationException.class, () -> e.problems().add("more"));
+    }
+
+    @Test
+    void signInIsOffWithoutAnIssuerAndOnWithItsDefaults() {
+        assertEquals(null, AppConfig.defaults().signIn());
+        AppConfig config = AppConfig.fromEnvironment(Map.of("OIDC_ISSUER", "https://id.example.com/realms/app",
+                "OIDC_AUDIENCE", "moviegraph"));
+        assertEquals(new AppConfig.SignIn(URI.create("https://id.example.com/realms/app"), "moviegraph", "roles", 60),
+                config.signIn());
+    }
+
+    @Test
+    void anIssuerNeedsAnAudience() {
+        onlyProblemNaming("OIDC_AUDIENCE", Map.of("OIDC_ISSUER", "https://id.example.com"));
+    }
+
+    @Test
+    void anAudienceWithoutAnIssuerIsAMistake() {
+        onlyProblemNaming("OIDC_ISSUER", Map.of("OIDC_AUDIENCE", "moviegraph"));
+    }
+
+    @Test
+    void anIssuerMustBeHttpsExceptOnLocalhost() {
+        onlyProblemNaming("OIDC_ISSUER", Map.of("OIDC_ISSUER", "http://id.example.com", "OIDC_AUDIENCE", "a"));
+        assertEquals("http", AppConfig.fromEnvironment(Map.of("OIDC_ISSUER", "http://localhost:8081/default",
+                "OIDC_AUDIENCE", "a")).signIn().issuer().getScheme());
+    }
+
+    @Test
+    void theRolesClaimAndClockSkewCanBeSet() {
+        AppConfig.SignIn signIn = AppConfig.fromEnvironment(Map.of("OIDC_ISSUER", "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc",
+                "OIDC_AUDIENCE", "client", "OIDC_ROLES_CLAIM", "cognito:groups", "OIDC_CLOCK_SKEW_SECONDS", "30")).signIn();
+        assertEquals("cognito:groups", signIn.rolesClaim());
+        assertEquals(30, signIn.clockSkewSeconds());
+        onlyProblemNaming("OIDC_CLOCK_SKEW_SECONDS", Map.of("OIDC_ISSUER", "https://id.example.com",
+                "OIDC_AUDIENCE", "a", "OIDC_CLOCK_SKEW_SECONDS", "9999"));
     }
 }
