@@ -27,8 +27,10 @@ import dev.moviegraph.http.GraphQLWebSocket;
 import dev.moviegraph.http.HealthHandler;
 import dev.moviegraph.http.HttpServer;
 import dev.moviegraph.http.WarmUp;
+import dev.moviegraph.auth.Credentials;
+import dev.moviegraph.auth.OidcSettings;
+import dev.moviegraph.auth.TokenVerifier;
 import dev.moviegraph.graphql.auth.AuthRules;
-import dev.moviegraph.http.WriteGuard;
 import dev.moviegraph.local.EmbeddedDynamo;
 import dev.moviegraph.local.SampleLoader;
 import dev.moviegraph.metrics.GatewayMetrics;
@@ -158,7 +160,7 @@ public final class Moviegraph implements AutoCloseable {
                     .limits(queryLimits).cache(new CacheSettings(config.caching().currentMonthSeconds(),
                             config.caching().finishedMonthSeconds(), config.caching().maxAgeSeconds()))
                     .telemetry(telemetry)
-                    .access(new AuthRules.AccessPolicy(config.writeToken() != null, false)).build();
+                    .access(new AuthRules.AccessPolicy(config.writeToken() != null, config.signIn() != null)).build();
             PersistedDocuments documents = persistedDocuments(config, trusted, client, graphql, queryLimits, metrics);
             if (config.totals() == TotalsMode.STREAM && config.aggregator()) {
                 String arn = new TableAdmin(client, config.tableName()).ensureStream(config.createTable());
@@ -171,7 +173,7 @@ public final class Moviegraph implements AutoCloseable {
             ClientBudgets budgets = new ClientBudgets(config.clientRate().readUnitsPerSecond(), () -> !warmingUp.get(),
                     Ticker.systemTicker(), metrics);
             String addressHeader = config.clientRate().addressHeader();
-            WriteGuard writeGuard = new WriteGuard(config.writeToken(), config.embedded());
+            Credentials credentials = credentials(config);
             if (config.subscriptions().enabled()) {
                 ChangeFeed feed = ChangeFeed.NONE;
                 try {
@@ -191,7 +193,7 @@ public final class Moviegraph implements AutoCloseable {
                 LiveQueries queries = new LiveQueries(graphql, feed);
                 ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemonThreads("moviegraph-ws-"));
                 AppConfig.Subscriptions ws = config.subscriptions();
-                live = new Live(new GraphQLWebSocket(queries, graphql, documents, json, writeGuard, new GraphQLWebSocket.Limits(
+                live = new Live(new GraphQLWebSocket(queries, graphql, documents, json, credentials, new GraphQLWebSocket.Limits(
                         ws.maxConnections(), ws.maxPerConnection(), Duration.ofMillis(ws.initTimeoutMillis())), timers,
                         budgets, addressHeader),
                         queries, feed, timers);
@@ -208,7 +210,7 @@ public final class Moviegraph implements AutoCloseable {
             if (config.warmUpSeconds() > 0 && !warm) {
                 LOG.info("WARMUP_SECONDS is not used with TRUSTED_DOCUMENTS: the warm-up's queries are not in the manifest");
             }
-            HttpServer http = new HttpServer(new GraphQLHandler(graphql, documents, json, writeGuard,
+            HttpServer http = new HttpServer(new GraphQLHandler(graphql, documents, json, credentials,
                     limits.maxBodyBytes(), limits.maxBatchOperations(), !limits.corsOrigins().isEmpty(), budgets, addressHeader),
                     live == null ? null : live.socket(), new HealthHandler(catalog, warmingUp::get), metrics,
                     limits.maxBodyBytes(), limits.corsOrigins(), grace)
@@ -261,6 +263,25 @@ public final class Moviegraph implements AutoCloseable {
     }
 
     /** Trusted documents when there is a list, else automatic persisted queries in the table unless APQ=off. */
+    /**
+     * Who may do what: the WRITE_TOKEN, and, with OIDC_ISSUER, the provider's tokens. The provider's keys are
+     * fetched in the background at start (a provider that is down does not stop the server; a signed-in
+     * request then gets a clear 503 until it answers). Without either, the embedded engine is a sandbox.
+     */
+    private static Credentials credentials(AppConfig config) {
+        AppConfig.SignIn signIn = config.signIn();
+        TokenVerifier verifier = null;
+        if (signIn != null) {
+            verifier = new TokenVerifier(new OidcSettings(signIn.issuer(), signIn.audience(), signIn.rolesClaim(),
+                    Duration.ofSeconds(signIn.clockSkewSeconds()), OidcSettings.DEFAULT_TIMEOUT));
+            Thread warmUp = new Thread(verifier::warmUp, "moviegraph-oidc-keys");
+            warmUp.setDaemon(true);
+            warmUp.start();
+        }
+        return new Credentials(config.writeToken(), verifier,
+                config.embedded() && config.writeToken() == null && signIn == null);
+    }
+
     private static PersistedDocuments persistedDocuments(AppConfig config, TrustedDocuments trusted,
                                                          DynamoDbAsyncClient client, GraphQLService graphql,
                                                          QueryLimits limits, GatewayMetrics metrics) {

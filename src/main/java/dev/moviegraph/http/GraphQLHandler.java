@@ -1,5 +1,8 @@
 package dev.moviegraph.http;
 
+import dev.moviegraph.auth.AuthException;
+import dev.moviegraph.auth.Credentials;
+import dev.moviegraph.auth.Viewer;
 import dev.moviegraph.graphql.GraphQLAnswer;
 import dev.moviegraph.graphql.GraphQLRequest;
 import dev.moviegraph.graphql.GraphQLService;
@@ -36,7 +39,7 @@ public final class GraphQLHandler {
     private final GraphQLService service;
     private final PersistedDocuments documents;
     private final ObjectMapper json;
-    private final WriteGuard writes;
+    private final Credentials credentials;
     private final int maxBodyBytes;
     private final int maxBatchOperations;
     private final CacheHeaders caching;
@@ -49,25 +52,46 @@ public final class GraphQLHandler {
      * @param budgets            each client's read units per second
      * @param addressHeader      CLIENT_ADDRESS_HEADER: where a trusted proxy puts the client's address; null for none
      */
-    public GraphQLHandler(GraphQLService service, PersistedDocuments documents, ObjectMapper json, WriteGuard writes,
+    public GraphQLHandler(GraphQLService service, PersistedDocuments documents, ObjectMapper json, Credentials credentials,
                           int maxBodyBytes, int maxBatchOperations, boolean cors, ClientBudgets budgets,
                           String addressHeader) {
         this.service = service;
         this.documents = documents;
         this.json = json;
-        this.writes = writes;
+        this.credentials = credentials;
         this.maxBodyBytes = maxBodyBytes;
         this.maxBatchOperations = maxBatchOperations;
         this.caching = new CacheHeaders(cors);
         this.budgets = budgets;
-        this.clients = new ClientKeys(addressHeader, writes::bearsToken);
+        this.clients = new ClientKeys(addressHeader);
     }
 
     /** The client of a request: the key its read units are counted under (see {@link ClientKeys}). */
-    String client(Context ctx) {
+    String client(Context ctx, Viewer viewer) {
         List<String> forwarded = clients.addressHeader() == null ? List.of()
                 : java.util.Collections.list(ctx.req().getHeaders(clients.addressHeader()));
-        return clients.key(ctx.header("Authorization"), ctx.req().getRemoteAddr(), forwarded);
+        return clients.key(viewer, ctx.req().getRemoteAddr(), forwarded);
+    }
+
+    /**
+     * Who sent the request, its credential verified; empty when it was refused, answered here: 401 with
+     * {@code WWW-Authenticate} (RFC 6750's {@code invalid_token}) for a bad token, 503 when the sign-in
+     * provider is needed and cannot be reached. The body is a GraphQL error either way.
+     */
+    private Optional<Viewer> viewer(Context ctx, String responseType) {
+        try {
+            return Optional.of(credentials.viewerOf(ctx.header("Authorization")));
+        } catch (AuthException e) {
+            if (e.reason() == AuthException.Reason.PROVIDER_UNAVAILABLE) {
+                ctx.header("Retry-After", "5");
+                write(ctx, 503, responseType, errors(e.getMessage(), ErrorType.UNAVAILABLE), CacheHeaders.NO_STORE);
+            } else {
+                ctx.header("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\""
+                        + e.getMessage().replace('"', '\'') + "\"");
+                write(ctx, 401, responseType, errors(e.getMessage(), ErrorType.UNAUTHENTICATED), CacheHeaders.NO_STORE);
+            }
+            return Optional.empty();
+        }
     }
 
     /**
@@ -114,7 +138,11 @@ public final class GraphQLHandler {
             notAcceptable(ctx);
             return;
         }
-        String client = client(ctx);
+        Optional<Viewer> viewer = viewer(ctx, responseType);
+        if (viewer.isEmpty()) {
+            return;
+        }
+        String client = client(ctx, viewer.get());
         if (!admitted(ctx, client, responseType)) {
             return;
         }
@@ -138,7 +166,7 @@ public final class GraphQLHandler {
             return;
         }
         if (body != null && body.isArray()) {
-            batch(ctx, responseType, body, mode.get(), client);
+            batch(ctx, responseType, body, mode.get(), client, viewer.get());
             return;
         }
         if (body == null || !body.isObject()) {
@@ -155,7 +183,7 @@ public final class GraphQLHandler {
                 write(ctx, refused.status(), responseType, refused.body(), refused.cacheControl());
                 return DONE;
             }
-            return execute(ctx, responseType, ((Accepted) operation).request(), traceMode, false, client);
+            return execute(ctx, responseType, ((Accepted) operation).request().by(viewer.get()), traceMode, false, client);
         }));
     }
 
@@ -165,7 +193,11 @@ public final class GraphQLHandler {
             notAcceptable(ctx);
             return;
         }
-        String client = client(ctx);
+        Optional<Viewer> viewer = viewer(ctx, responseType);
+        if (viewer.isEmpty()) {
+            return;
+        }
+        String client = client(ctx, viewer.get());
         if (!admitted(ctx, client, responseType)) {
             return;
         }
@@ -206,7 +238,7 @@ public final class GraphQLHandler {
                 write(ctx, refused.status(), responseType, refused.body(), refused.cacheControl());
                 return DONE;
             }
-            GraphQLRequest request = ((Accepted) operation).request();
+            GraphQLRequest request = ((Accepted) operation).request().by(viewer.get());
             Optional<OperationDefinition.Operation> kind = service.operationKind(request);
             if (kind.isPresent() && kind.get() != OperationDefinition.Operation.QUERY) {
                 ctx.header("Allow", "POST");
@@ -249,8 +281,8 @@ public final class GraphQLHandler {
     }
 
     /**
-     * One POST operation as an object: its shape, its document (sent, or persisted and named), then, for
-     * a mutation, the write authorization.
+     * One POST operation as an object: its shape and its document (sent, or persisted and named). Who may
+     * run it is the schema's {@code @auth} rules' to say, when it runs.
      */
     private CompletableFuture<Operation> operation(Context ctx, JsonNode body) {
         if (!body.isObject()) {
@@ -261,7 +293,6 @@ public final class GraphQLHandler {
         if (extensions != null && !extensions.isNull() && !extensions.isObject()) {
             return CompletableFuture.completedFuture(Refused.badRequest("'extensions' must be a JSON object"));
         }
-        String authorization = ctx.header("Authorization");
         return resolve(body.get("query"), extensions, body.get("documentId"), query -> {
             return parse(query, body.get("operationName"), body.get("variables"));
         });
@@ -294,8 +325,7 @@ public final class GraphQLHandler {
 
     private CompletableFuture<Void> execute(Context ctx, String responseType, GraphQLRequest request, TraceMode mode,
                                             boolean get, String client) {
-        return service.answer(request.inTrace(service.traceParent(ctx::header)).by(writes.viewerOf(ctx.header("Authorization"))),
-                mode).thenAccept(answer -> {
+        return service.answer(request.inTrace(service.traceParent(ctx::header)), mode).thenAccept(answer -> {
             Map<String, Object> result = answer.body();
             if (answer.refusalStatus() != 0) {
                 if (answer.refusalStatus() == 401) {
@@ -333,7 +363,7 @@ public final class GraphQLHandler {
      * the write authorization as alone), the accepted ones run together under the request's limits, and
      * the answers come back in the order sent. Kept only as long as its shortest-lived answer allows.
      */
-    private void batch(Context ctx, String responseType, JsonNode array, TraceMode mode, String client) {
+    private void batch(Context ctx, String responseType, JsonNode array, TraceMode mode, String client, Viewer viewer) {
         if (array.isEmpty()) {
             requestError(ctx, 400, responseType, "A batch (a JSON array body) must have at least one operation");
             return;
@@ -352,8 +382,7 @@ public final class GraphQLHandler {
             List<GraphQLRequest> accepted = operations.stream().filter(Accepted.class::isInstance)
                     .map(operation -> ((Accepted) operation).request()).toList();
             io.opentelemetry.context.Context trace = service.traceParent(ctx::header);
-            return service.answerAll(accepted.stream().map(request -> request.inTrace(trace)
-                            .by(writes.viewerOf(ctx.header("Authorization")))).toList(), mode)
+            return service.answerAll(accepted.stream().map(request -> request.inTrace(trace).by(viewer)).toList(), mode)
                     .thenApply(answers -> Map.entry(operations, answers));
         }).thenAccept(resolved -> {
             List<Operation> operations = resolved.getKey();

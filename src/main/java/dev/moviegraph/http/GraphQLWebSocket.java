@@ -1,5 +1,8 @@
 package dev.moviegraph.http;
 
+import dev.moviegraph.auth.AuthException;
+import dev.moviegraph.auth.Credentials;
+import dev.moviegraph.auth.Viewer;
 import dev.moviegraph.graphql.GraphQLRequest;
 import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.graphql.budget.ClientBudgets;
@@ -38,7 +41,9 @@ import org.slf4j.LoggerFactory;
 /**
  * GraphQL over WebSocket with graphql-ws's {@code graphql-transport-ws} protocol, as its client and Apollo
  * Client's GraphQLWsLink speak it: connection_init within the init timeout (else 4408), one init only
- * (4429), operations only once acknowledged (4401), unique operation ids (4409), ping answered with pong,
+ * (its payload's {@code Authorization}, Apollo's connectionParams, is the socket's credential, verified
+ * there: a refused one closes the socket with 4403, as does the token's expiry later),
+ * two inits close with 4429, operations only once acknowledged (4401), unique operation ids (4409), ping answered with pong,
  * anything malformed closes with 4400, a socket without the sub-protocol with 4406. Operations run in
  * {@link LiveQueries}; only the protocol lives here.
  * Bounded: connections per server (over it the socket closes with 1013, try again later), operations per
@@ -58,7 +63,7 @@ public final class GraphQLWebSocket {
     private final GraphQLService service;
     private final PersistedDocuments documents;
     private final ObjectMapper json;
-    private final WriteGuard writes;
+    private final Credentials credentials;
     private final Limits limits;
     private final ScheduledExecutorService timers;
     private final ClientBudgets budgets;
@@ -67,17 +72,17 @@ public final class GraphQLWebSocket {
     private volatile boolean closing;
 
     public GraphQLWebSocket(LiveQueries live, GraphQLService service, PersistedDocuments documents, ObjectMapper json,
-                            WriteGuard writes, Limits limits, ScheduledExecutorService timers, ClientBudgets budgets,
+                            Credentials credentials, Limits limits, ScheduledExecutorService timers, ClientBudgets budgets,
                             String addressHeader) {
         this.live = live;
         this.service = service;
         this.documents = documents;
         this.json = json;
-        this.writes = writes;
+        this.credentials = credentials;
         this.limits = limits;
         this.timers = timers;
         this.budgets = budgets;
-        this.clients = new ClientKeys(addressHeader, writes::bearsToken);
+        this.clients = new ClientKeys(addressHeader);
     }
 
     void configure(WsConfig ws) {
@@ -182,7 +187,11 @@ public final class GraphQLWebSocket {
 
     private static void close(WsContext ctx, int code, String reason) {
         try {
-            ctx.closeSession(code, reason);
+            // A close frame's reason is at most 123 bytes (RFC 6455, 5.5): longer ones are cut, not refused.
+            byte[] bytes = reason.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ctx.closeSession(code, bytes.length <= 123 ? reason
+                    : new String(java.util.Arrays.copyOf(bytes, 120), java.nio.charset.StandardCharsets.UTF_8)
+                    .replace("\uFFFD", "") + "...");
         } catch (RuntimeException e) {
             LOG.debug("Closing a WebSocket failed", e);
         }
@@ -195,6 +204,9 @@ public final class GraphQLWebSocket {
         private final Map<String, LiveQueries.Handle> operations = new HashMap<>();
         private volatile boolean initialised;
         private volatile String authorization;
+        /** Who the socket's credential names, once connection_init verified it. */
+        private volatile Viewer viewer = Viewer.ANONYMOUS;
+        private ScheduledFuture<?> expiry;
         /** The socket's peer and what a trusted proxy said it forwarded: with the credential, its client. */
         private final String remoteAddress;
         private final List<String> forwarded;
@@ -212,9 +224,9 @@ public final class GraphQLWebSocket {
             this.forwarded = proxied == null ? List.of() : List.of(proxied);
         }
 
-        /** The key this socket's operations are counted under: its credential once given, else its address. */
+        /** The key this socket's operations are counted under: its viewer once verified, else its address. */
         private String client() {
-            return clients.key(authorization, remoteAddress, forwarded);
+            return clients.key(viewer, remoteAddress, forwarded);
         }
 
         synchronized void init(JsonNode payload) {
@@ -236,6 +248,19 @@ public final class GraphQLWebSocket {
                 if (given != null && given.isTextual()) {
                     authorization = given.asText();
                 }
+            }
+            try {
+                viewer = credentials.viewerOf(authorization);
+            } catch (AuthException e) {
+                // graphql-ws's own code for a refused connection_init; 1013 (try again later) when the provider is down.
+                close(ctx, e.reason() == AuthException.Reason.PROVIDER_UNAVAILABLE ? 1013 : 4403,
+                        e.reason() == AuthException.Reason.PROVIDER_UNAVAILABLE ? e.getMessage() : "Forbidden: " + e.getMessage());
+                return;
+            }
+            if (viewer.expiresAt() != null) {
+                long left = Math.max(0, viewer.expiresAt().toEpochMilli() - System.currentTimeMillis());
+                expiry = timers.schedule(() -> close(ctx, 4403, "Forbidden: the token has expired; connect again with a"
+                        + " new one"), left, TimeUnit.MILLISECONDS);
             }
             outbox.control(Map.of("type", "connection_ack"));
         }
@@ -318,7 +343,7 @@ public final class GraphQLWebSocket {
 
         private void run(String operationId, GraphQLRequest request) {
             OperationDefinition.Operation kind = service.operationKind(request).orElse(null);
-            request = request.by(writes.viewerOf(authorization));
+            request = request.by(viewer);
             boolean single = kind != OperationDefinition.Operation.SUBSCRIPTION;
             String client = client();
             LiveQueries.Handle handle = live.start(request, new LiveQueries.Sink() {
@@ -386,6 +411,9 @@ public final class GraphQLWebSocket {
                 operations.clear();
                 if (initTimer != null) {
                     initTimer.cancel(false);
+                }
+                if (expiry != null) {
+                    expiry.cancel(false);
                 }
             }
             open.forEach(LiveQueries.Handle::cancel);
