@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.*;
  * Prints req/s, the gateway process's CPU ms per request (utime + stime from /proc, 100 ticks a second)
  * and client latency p50/p99 over the measured seconds. With WINDOWS > 0 it first prints the req/s of
  * each of the first WINDOWS 10-second windows from the first request (a cold start), then measures.
+ * With the environment variable BEARER set, every request carries {@code Authorization: Bearer BEARER}.
  */
 public class Load {
     public static void main(String[] a) throws Exception {
@@ -23,8 +24,10 @@ public class Load {
         ConcurrentLinkedQueue<long[]> latencies = new ConcurrentLinkedQueue<>();
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         for (int c = 0; c < clients; c++) pool.submit(() -> {
-            HttpRequest req = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json");
+            // BEARER: a signed-in viewer's token, sent with every request (SIGNED_IN=1 in run.sh).
+            if (System.getenv("BEARER") != null) builder.header("Authorization", "Bearer " + System.getenv("BEARER"));
+            HttpRequest req = builder.POST(HttpRequest.BodyPublishers.ofString(body)).build();
             long[] mine = new long[1 << 20]; int count = 0;
             latencies.add(mine);
             while (!stop.get()) {

@@ -13,14 +13,17 @@
 #      LOAD (1: load each jar's sample into a table of its own, for jars of another table layout than
 #      the first jar's; else every jar reads the sample the first jar's engine loaded, table moviegraph),
 #      SDK_FLOOR (1: first measure the AWS SDK client alone on core 0, the gateway's own client from the
-#      first jar, SDK_FLOOR_IN_FLIGHT (8) calls in flight, no server and no GraphQL: SdkFloor.java)
+#      first jar, SDK_FLOOR_IN_FLIGHT (8) calls in flight, no server and no GraphQL: SdkFloor.java),
+#      SIGNED_IN (1: start a minimal OpenID Connect provider on core 1 (Issuer.java), turn sign-in on in
+#      every gateway, and run each shape twice a round: anonymous, then with a signed-in viewer's token)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # The engine's data folder in memory (/dev/shm) where there is one: on a disk every write may wait for a sync.
 work=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 first_jar=${1%% *}
-javac -d "$work" -cp "$first_jar" "$here/Load.java" "$here/Dynamo.java" "$here/StandIn.java" "$here/SdkFloor.java"
+javac -d "$work" -cp "$first_jar" "$here/Load.java" "$here/Dynamo.java" "$here/StandIn.java" "$here/SdkFloor.java" \
+  "$here/Issuer.java"
 taskset -c 1 java -Xmx1g -cp "$first_jar:$work" Dynamo 8765 "$work/ddb" > "$work/ddb.log" 2>&1 &
 until grep -q ready "$work/ddb.log"; do sleep 1; done
 endpoint=http://127.0.0.1:8765
@@ -28,6 +31,13 @@ if [ -n "${LATENCY_MS:-}" ]; then
   taskset -c 1 java -Xmx2g -cp "$work" StandIn 8766 "$endpoint" "$LATENCY_MS" > "$work/standin.log" 2>&1 &
   until grep -q ready "$work/standin.log"; do sleep 1; done
   endpoint=http://127.0.0.1:8766
+fi
+
+sign_in=()
+if [ "${SIGNED_IN:-0}" = 1 ]; then
+  taskset -c 1 java -cp "$first_jar:$work" Issuer 8767 moviegraph-bench "$work/token" > "$work/issuer.log" 2>&1 &
+  until grep -q ready "$work/issuer.log"; do sleep 1; done
+  sign_in=(OIDC_ISSUER=http://127.0.0.1:8767/bench OIDC_AUDIENCE=moviegraph-bench)
 fi
 
 if [ "${SDK_FLOOR:-0}" = 1 ]; then
@@ -76,7 +86,7 @@ for gateway_spec in "$@"; do
   DYNAMODB_ENDPOINT=$endpoint TABLE_NAME=$table PORT=$port \
     CLIENT_READ_UNITS_PER_SECOND=${CLIENT_READ_UNITS_PER_SECOND:-1000000} \
     AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 \
-    env "${gateway_env[@]}" taskset -c 0 "${GATEWAY_JAVA:-java}" ${JAVA_OPTS:-} "${gateway_opts[@]}" -jar "$jar" \
+    env "${sign_in[@]}" "${gateway_env[@]}" taskset -c 0 "${GATEWAY_JAVA:-java}" ${JAVA_OPTS:-} "${gateway_opts[@]}" -jar "$jar" \
     > "$work/gateway-$n.log" 2>&1 &
   gateway=$!
   until grep -q "ready in" "$work/gateway-$n.log"; do sleep 0.1; done
@@ -92,9 +102,14 @@ for gateway_spec in "$@"; do
       echo "$gateway_spec $name ($calls calls, $levels levels$floor) round $round: $(taskset -c 1 java -cp "$work" Load \
         "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" $windows | tr '\n' ' ')"
       cold=0
+      if [ "${SIGNED_IN:-0}" = 1 ]; then
+        echo "$gateway_spec $name signed in round $round: $(BEARER=$(cat "$work/token") taskset -c 1 java -cp "$work" Load \
+          "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" 0 | tr '\n' ' ')"
+      fi
     done
   done
   kill $gateway; wait $gateway 2>/dev/null || true
 done
 [ -n "${LATENCY_MS:-}" ] && tail -1 "$work/standin.log"
+[ "${SIGNED_IN:-0}" = 1 ] && echo "provider: key set fetched $(grep -c 'key set fetched' "$work/issuer.log") time(s) in the whole run"
 exit 0
