@@ -65,6 +65,28 @@ class SignInTest {
         String ids = SampleCatalog.generate(SampleCatalog.DEFAULT_SEED).movies().stream().limit(50).map(Movie::id)
                 .map(id -> "\"" + id.value() + "\"").collect(Collectors.joining(", ", "[", "]"));
         spend = GraphQLClient.body("{ movies(ids: " + ids + ") { title } }", Map.of());
+        awaitProvider(client);
+    }
+
+    /**
+     * Until the gateway has the provider's keys: on a busy machine the provider's first answers (a JVM
+     * warming up) may take longer than the gateway's 3 s timeout, and the gateway then waits 5 s before
+     * asking again, answering 503 meanwhile, as it would for a provider that is down.
+     */
+    private static void awaitProvider(GraphQLClient gateway) {
+        String probe = GraphQLClient.body("{ movie(id: \"tt0111161\") { title } }", Map.of());
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (gateway.post(probe, JSON, JSON, bearer(token("probe", List.of(), List.of(AUDIENCE), 600))).status() == 503) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("The gateway never got the provider's keys");
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     @AfterAll
