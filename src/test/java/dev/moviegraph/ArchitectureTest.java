@@ -43,6 +43,8 @@ class ArchitectureTest {
                 .layer("Budget").definedBy(ROOT + ".graphql.budget..")
                 .layer("Caching").definedBy(ROOT + ".graphql.caching..")
                 .layer("Errors").definedBy(ROOT + ".graphql.errors..")
+                .layer("Rules").definedBy(ROOT + ".graphql.auth..")
+                .layer("SignIn").definedBy(ROOT + ".auth..")
                 .layer("Imdb").definedBy(ROOT + ".imdb..")
                 .layer("Admin").definedBy(ROOT + ".dynamo.admin..")
                 .layer("Streams").definedBy(ROOT + ".dynamo.streams..")
@@ -66,7 +68,9 @@ class ArchitectureTest {
                 .whereLayer("Budget").mayOnlyBeAccessedByLayers("Assembly", "Http", "Execution", "Live", "Persisted")
                 .whereLayer("Caching").mayOnlyBeAccessedByLayers("Assembly", "Http", "Execution", "Wiring")
                 .whereLayer("Errors").mayOnlyBeAccessedByLayers("Http", "Execution", "Live", "Persisted", "Wiring",
-                        "Budget", "Caching")
+                        "Budget", "Caching", "Rules")
+                .whereLayer("Rules").mayOnlyBeAccessedByLayers("Assembly", "Execution", "Wiring")
+                .whereLayer("SignIn").mayOnlyBeAccessedByLayers("Assembly", "Http", "Execution", "Wiring", "Rules")
                 .whereLayer("Imdb").mayOnlyBeAccessedByLayers("Commands")
                 .whereLayer("Admin").mayOnlyBeAccessedByLayers("Assembly", "Commands", "Embedded")
                 .whereLayer("Streams").mayOnlyBeAccessedByLayers("Assembly", "Commands", "Functions")
@@ -82,6 +86,19 @@ class ArchitectureTest {
     void theCatalogDependsOnNothingOfOurs() {
         noClasses().that().resideInAPackage(ROOT + ".catalog..")
                 .should().dependOnClassesThat().resideOutsideOfPackages(ROOT + ".catalog..", "java..")
+                .check(PRODUCTION);
+    }
+
+    /**
+     * Verifying who sends a request is a concern of its own: no GraphQL, no HTTP framework, no AWS SDK, none
+     * of our other packages; so the Lambda functions or a command could use it as the server does.
+     */
+    @Test
+    void signInDependsOnNothingOfOursNorOnTheTransportOrTheStore() {
+        noClasses().that().resideInAPackage(ROOT + ".auth..")
+                .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".catalog..", ROOT + ".graphql..",
+                        ROOT + ".http..", ROOT + ".dynamo..", ROOT + ".config..", "graphql..", "io.javalin..",
+                        "software.amazon..")
                 .check(PRODUCTION);
     }
 
