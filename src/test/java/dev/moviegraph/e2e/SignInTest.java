@@ -136,6 +136,24 @@ class SignInTest {
     }
 
     @Test
+    void aPersistedMutationIsUnderTheSameRules() {
+        String query = "mutation { putPerson(input: {id: \"nm9700002\", name: \"Persisted\"}) { name } }";
+        String hash = dev.moviegraph.support.PersistedRequests.sha256(query);
+        String extensions = dev.moviegraph.support.PersistedRequests.extension(hash);
+        String register = "{\"query\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(query) + ",\"extensions\":"
+                + extensions + "}";
+        String byHash = "{\"extensions\":" + extensions + "}";
+
+        Response anonymous = client.post(register, JSON, JSON, Map.of());
+        assertEquals(401, anonymous.status(), anonymous.raw().body());
+        Response viewer = client.post(byHash, JSON, JSON, bearer(token("viola", List.of(), List.of(AUDIENCE), 600)));
+        assertEquals(403, viewer.status(), "known by its hash now, refused all the same: " + viewer.raw().body());
+        Response editor = client.post(byHash, JSON, JSON, bearer(token("erin", List.of("editor"), List.of(AUDIENCE), 600)));
+        assertEquals(200, editor.status(), editor.raw().body());
+        assertEquals("Persisted", editor.data().path("putPerson").path("name").asText());
+    }
+
+    @Test
     void theWriteTokenStillWorksForScripts() {
         assertEquals(200, mutate(Map.of("Authorization", "Bearer " + WRITE_TOKEN)).status());
     }
