@@ -38,6 +38,16 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.AbstractConstruct;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.representer.Representer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -66,6 +76,7 @@ class DeployTemplateTest {
             permission("GetRecords", "stream"), permission("GetShardIterator", "stream"),
             permission("ListStreams", "stream"));
 
+    /** The template as Jackson reads it: a short form's tag dropped ({@code !Ref X} is the text X). */
     private static JsonNode template;
     private static EmbeddedDynamo dynamo;
     private static Moviegraph server;
@@ -151,15 +162,9 @@ class DeployTemplateTest {
         return resource;
     }
 
-    private static Map<String, String> containerEnvironment() {
-        Map<String, String> env = new LinkedHashMap<>();
-        for (JsonNode variable : resource("GatewayTask").path("Properties").path("ContainerDefinitions").get(0)
-                .path("Environment")) {
-            env.put(variable.path("Name").asText(), variable.path("Value").asText());
-        }
-        // TOTALS is the stack's parameter: its default, which deploys the counting function
-        env.put("TOTALS", template.path("Parameters").path("Totals").path("Default").asText());
-        return env;
+    /** The gateway container's environment with every stack parameter at its default. */
+    private static Map<String, String> containerEnvironment() throws IOException {
+        return new Stack(Map.of()).containerEnvironment();
     }
 
     /** A role's DynamoDB permissions, written as the recorder writes them. */
@@ -314,5 +319,188 @@ class DeployTemplateTest {
         return DynamoDbStreamsAsyncClient.builder().endpointOverride(dynamo.endpoint()).region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
                 .overrideConfiguration(o -> o.addExecutionInterceptor(recorder)).build();
+    }
+
+    @Test
+    void signInIsOffByDefault() throws IOException {
+        Stack stack = new Stack(Map.of());
+        assertEquals(Set.of(), oidc(stack.containerEnvironment()).keySet());
+        assertEquals(List.of(), stack.failedRules());
+        assertEquals("", template.path("Parameters").path("OidcIssuer").path("Default").asText());
+        assertEquals("", template.path("Parameters").path("OidcAudience").path("Default").asText());
+        assertEquals("roles", template.path("Parameters").path("OidcRolesClaim").path("Default").asText());
+    }
+
+    @Test
+    void theSignInParametersReachTheGatewaysEnvironmentAndTheGatewayTakesThem() throws IOException {
+        String issuer = "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Example";
+        Stack cognito = new Stack(Map.of("OidcIssuer", issuer, "OidcAudience", "app-client-id",
+                "OidcRolesClaim", "cognito:groups"));
+        Map<String, String> env = oidc(cognito.containerEnvironment());
+        assertEquals(Map.of("OIDC_ISSUER", issuer, "OIDC_AUDIENCE", "app-client-id",
+                "OIDC_ROLES_CLAIM", "cognito:groups"), env);
+        assertEquals(List.of(), cognito.failedRules());
+        AppConfig.SignIn signIn = AppConfig.fromEnvironment(env).signIn();
+        assertEquals(issuer, signIn.issuer().toString());
+        assertEquals("app-client-id", signIn.audience());
+        assertEquals("cognito:groups", signIn.rolesClaim());
+
+        // the roles claim's default, and an emptied one left to the gateway's own default
+        Stack byDefault = new Stack(Map.of("OidcIssuer", issuer, "OidcAudience", "api"));
+        assertEquals("roles", byDefault.containerEnvironment().get("OIDC_ROLES_CLAIM"));
+        Stack emptied = new Stack(Map.of("OidcIssuer", issuer, "OidcAudience", "api", "OidcRolesClaim", ""));
+        assertEquals(Set.of("OIDC_ISSUER", "OIDC_AUDIENCE"), oidc(emptied.containerEnvironment()).keySet());
+        assertEquals("roles", AppConfig.fromEnvironment(oidc(emptied.containerEnvironment())).signIn().rolesClaim());
+    }
+
+    @Test
+    void anAudienceIsRequiredWithAnIssuerAndNothingIsPassedWithoutOne() throws IOException {
+        // The gateway would refuse to start (OIDC_AUDIENCE must be set with OIDC_ISSUER): the stack refuses first.
+        Stack noAudience = new Stack(Map.of("OidcIssuer", "https://login.example.com/realms/movies"));
+        assertEquals(1, noAudience.failedRules().size(), noAudience.failedRules().toString());
+        assertTrue(noAudience.failedRules().get(0).contains("OidcAudience is required with OidcIssuer"),
+                noAudience.failedRules().toString());
+        // An audience or roles claim without an issuer is not passed (the gateway refuses them alone).
+        Stack noIssuer = new Stack(Map.of("OidcAudience", "api", "OidcRolesClaim", "realm_access.roles"));
+        assertEquals(List.of(), noIssuer.failedRules());
+        assertEquals(Set.of(), oidc(noIssuer.containerEnvironment()).keySet());
+    }
+
+    private static Map<String, String> oidc(Map<String, String> env) {
+        Map<String, String> oidc = new TreeMap<>();
+        env.forEach((name, value) -> {
+            if (name.startsWith("OIDC_")) {
+                oidc.put(name, value);
+            }
+        });
+        return oidc;
+    }
+
+    /**
+     * The template deployed with these parameters (the others at their defaults), as CloudFormation reads
+     * it: short forms in their long form ({@code !Ref X} is {@code {Ref: X}}), conditions, {@code Fn::If}
+     * and {@code AWS::NoValue} evaluated, and the Rules' assertions checked. A reference to anything but a
+     * parameter (a resource, a pseudo parameter) stays {@code {Ref NAME}}.
+     */
+    private static final class Stack {
+        private static final Object NO_VALUE = new Object();
+        private final Map<String, Object> cfn;
+        private final Map<String, String> parameters = new HashMap<>();
+
+        @SuppressWarnings("unchecked")
+        Stack(Map<String, String> given) throws IOException {
+            LoaderOptions options = new LoaderOptions();
+            SafeConstructor longForm = new SafeConstructor(options) {
+                {
+                    yamlConstructors.put(null, new AbstractConstruct() {
+                        @Override
+                        public Object construct(Node node) {
+                            String tag = node.getTag().getValue().substring(1);
+                            Object value = node instanceof ScalarNode scalar ? constructScalar(scalar)
+                                    : node instanceof SequenceNode sequence ? constructSequence(sequence)
+                                    : constructMapping((MappingNode) node);
+                            return Map.of(tag.equals("Ref") || tag.equals("Condition") ? tag : "Fn::" + tag, value);
+                        }
+                    });
+                }
+            };
+            cfn = (Map<String, Object>) new Yaml(longForm, new Representer(new DumperOptions()), new DumperOptions(),
+                    options).load(java.nio.file.Files.readString(TEMPLATE));
+            ((Map<String, Map<String, Object>>) cfn.get("Parameters")).forEach((name, parameter) ->
+                    parameters.put(name, String.valueOf(parameter.getOrDefault("Default", ""))));
+            given.forEach((name, value) -> {
+                assertTrue(parameters.containsKey(name), "the template has the parameter " + name);
+                parameters.put(name, value);
+            });
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, String> containerEnvironment() {
+            Map<String, Object> task = (Map<String, Object>) section("Resources").get("GatewayTask");
+            Map<String, Object> container = ((List<Map<String, Object>>) ((Map<String, Object>) task.get("Properties"))
+                    .get("ContainerDefinitions")).get(0);
+            Map<String, String> env = new LinkedHashMap<>();
+            for (Object entry : (List<Object>) container.get("Environment")) {
+                Object variable = evaluate(entry);
+                if (variable != NO_VALUE) {
+                    Map<String, Object> pair = (Map<String, Object>) variable;
+                    env.put(String.valueOf(pair.get("Name")), String.valueOf(pair.get("Value")));
+                }
+            }
+            return env;
+        }
+
+        /** The AssertDescription of each assertion that fails, of each rule whose RuleCondition holds. */
+        @SuppressWarnings("unchecked")
+        List<String> failedRules() {
+            List<String> failed = new ArrayList<>();
+            section("Rules").forEach((name, value) -> {
+                Map<String, Object> rule = (Map<String, Object>) value;
+                if (!rule.containsKey("RuleCondition") || holds(rule.get("RuleCondition"))) {
+                    for (Map<String, Object> assertion : (List<Map<String, Object>>) rule.get("Assertions")) {
+                        if (!holds(assertion.get("Assert"))) {
+                            failed.add(name + ": " + assertion.get("AssertDescription"));
+                        }
+                    }
+                }
+            });
+            return failed;
+        }
+
+        @SuppressWarnings("unchecked")
+        private Map<String, Object> section(String name) {
+            return (Map<String, Object>) cfn.getOrDefault(name, Map.of());
+        }
+
+        @SuppressWarnings("unchecked")
+        private Object evaluate(Object node) {
+            if (node instanceof Map<?, ?> map && map.size() == 1) {
+                Map.Entry<String, Object> function = ((Map<String, Object>) map).entrySet().iterator().next();
+                switch (function.getKey()) {
+                    case "Ref" -> {
+                        String name = String.valueOf(function.getValue());
+                        return name.equals("AWS::NoValue") ? NO_VALUE
+                                : parameters.containsKey(name) ? parameters.get(name) : "{Ref " + name + "}";
+                    }
+                    case "Fn::If" -> {
+                        List<Object> arguments = (List<Object>) function.getValue();
+                        return evaluate(holds(Map.of("Condition", arguments.get(0))) ? arguments.get(1) : arguments.get(2));
+                    }
+                    default -> {
+                        // not a function: an ordinary one-key mapping
+                    }
+                }
+            }
+            if (node instanceof Map<?, ?> map) {
+                Map<String, Object> evaluated = new LinkedHashMap<>();
+                map.forEach((key, value) -> {
+                    Object result = evaluate(value);
+                    if (result != NO_VALUE) {
+                        evaluated.put(String.valueOf(key), result);
+                    }
+                });
+                return evaluated;
+            }
+            if (node instanceof List<?> list) {
+                return list.stream().map(this::evaluate).filter(item -> item != NO_VALUE).toList();
+            }
+            return node;
+        }
+
+        /** A condition function (Fn::Equals, Fn::Not, Fn::And, Fn::Or, Condition), in Conditions or Rules. */
+        @SuppressWarnings("unchecked")
+        private boolean holds(Object node) {
+            Map.Entry<String, Object> function = ((Map<String, Object>) node).entrySet().iterator().next();
+            Object argument = function.getValue();
+            return switch (function.getKey()) {
+                case "Condition" -> holds(section("Conditions").get(String.valueOf(argument)));
+                case "Fn::Equals" -> String.valueOf(evaluate(((List<Object>) argument).get(0)))
+                        .equals(String.valueOf(evaluate(((List<Object>) argument).get(1))));
+                case "Fn::Not" -> !holds(((List<Object>) argument).get(0));
+                case "Fn::And" -> ((List<Object>) argument).stream().allMatch(this::holds);
+                case "Fn::Or" -> ((List<Object>) argument).stream().anyMatch(this::holds);
+                default -> throw new AssertionError("not a condition function this test evaluates: " + node);
+            };
+        }
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs the JavaScript client scripts of {@code src/test/js} (one script per client feature, each printing
@@ -36,10 +37,18 @@ public final class NodeScripts {
 
     /** Runs {@code node src/test/js/SCRIPT ARGS...} and waits for it. */
     public static Result run(String script, String... args) {
+        return run(Map.of(), script, args);
+    }
+
+    /**
+     * {@link #run(String, String...)} with these variables added to the script's environment (what a
+     * script should not take as an argument, such as a token).
+     */
+    public static Result run(Map<String, String> environment, String script, String... args) {
         install();
         List<String> command = new ArrayList<>(List.of("node", DIR.resolve(script).toString()));
         command.addAll(List.of(args));
-        Node.Result result = Node.run(command, RUN_SECONDS);
+        Node.Result result = Node.run(command, environment, RUN_SECONDS);
         String last = result.stdout().strip().lines().reduce((first, second) -> second).orElse("");
         JsonNode json = null;
         try {
