@@ -69,7 +69,10 @@ public final class WarmUp {
         this.json = json;
     }
 
-    /** Sends warm-up requests from {@code clients} clients for {@code time}; returns how many were answered. */
+    /**
+     * Sends warm-up requests from {@code clients} clients for {@code time} (each client one at least);
+     * returns how many were answered.
+     */
     public long run(Duration time, int clients) {
         long deadline = System.nanoTime() + time.toNanos();
         List<String> movies = new ArrayList<>();
@@ -88,7 +91,9 @@ public final class WarmUp {
             for (int c = 0; c < clients; c++) {
                 int client = c;
                 running.add(pool.submit(() -> {
-                    for (int i = client; System.nanoTime() < deadline; i += clients) {
+                    // Each client sends one request at least: finding what to ask for may take the whole time
+                    // on a busy machine, and a warm-up that sent nothing warmed nothing.
+                    for (int i = client; i == client || System.nanoTime() < deadline; i += clients) {
                         String movie = movies.get(i % movies.size());
                         Map<String, Object> variables = switch (i % 4) {
                             case 0 -> Map.of("id", movie);
