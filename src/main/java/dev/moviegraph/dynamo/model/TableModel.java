@@ -110,10 +110,15 @@ public final class TableModel {
     /**
      * Movies whose items changed and months whose totals changed, as read from the stream, under the
      * number its publisher took ({@link ChangeTicket}); {@code everything} when a reader may have missed
-     * changes (a new reader, a lost iterator), so every subscription is re-read.
+     * changes (a new reader, a lost iterator), so every subscription is re-read. {@code owners} are the
+     * owners of private collections whose items changed ({@code CatalogChanges.Owner#text}); a change
+     * written before they existed reads back with none.
      */
     public record Change(long sequence, List<String> movies, List<String> months, boolean everything,
-                         long expiresAt) {
+                         long expiresAt, List<String> owners) {
+        public Change(long sequence, List<String> movies, List<String> months, boolean everything, long expiresAt) {
+            this(sequence, movies, months, everything, expiresAt, List.of());
+        }
     }
 
     /** The last number handed to a publisher of the change feed ({@code ADD 1}, one per published change). */

@@ -232,9 +232,25 @@ public final class DynamoCatalog implements CatalogReader {
                 // grouped by segment, so of a known type
                 entries.add(new Page.Entry<>(cursor, TableModel.decode(item).orElseThrow()));
             }
-            lists.put(part, new Page<>(entries, items.size() > first, count(owner, segment.countAttribute())));
+            Integer count = count(owner, segment.countAttribute());
+            if (count == null && owner == null && read.includeOwner() && collection.isPrivate()
+                    && segment.countAttribute() != null) {
+                count = 0; // a private collection's owner item comes with its first entry: none yet, none counted
+            }
+            lists.put(part, new Page<>(entries, items.size() > first, count));
         }
         return new CollectionPage(read.includeOwner() && owner != null ? TableModel.decode(owner).orElseThrow() : null, lists);
+    }
+
+    @Override
+    public String cursor(Part part, Record entry) {
+        ItemCollection.Segment segment = ItemCollection.of(part.collection()).segment(part);
+        return cursors.encode(part, segment.listIndex(), encoded(entry));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Record> Map<String, AttributeValue> encoded(T record) {
+        return TableModel.entityFor((Class<T>) record.getClass()).encode(record);
     }
 
     /** A list's whole length as its owner item counts it, when the read has the owner and the list a count. */
