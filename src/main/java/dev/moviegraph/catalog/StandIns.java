@@ -165,6 +165,7 @@ public final class StandIns {
             String owner = switch (part.collection()) {
                 case MOVIE -> standIns.nextMovie().value();
                 case PERSON -> standIns.nextPerson().value();
+                default -> TEXT; // an owner known by text alone (a viewer's subject)
             };
             standIns.standIn(part, owner, 1, SOME_MONTH);
         }
