@@ -175,8 +175,8 @@ public final class DynamoCatalog implements CatalogReader {
     private CompletableFuture<List<Map<String, AttributeValue>>> run(ItemCollection collection, ItemCollection.Run run,
                                                                      CollectionRead read, CallContext context) {
         if (run.ownerOnly()) {
-            ItemRef<?> ref = read.owner();
-            return batches.getAll(List.of(TableModel.key(ref)), context).thenApply(result -> {
+            // The owner's key as its collection declares it: any collection's, a viewer's too (no reference of its own).
+            return batches.getAll(List.of(collection.ownerKey(read.id())), context).thenApply(result -> {
                 if (!result.unprocessed().isEmpty()) {
                     throw new StoreUnavailableException("The item " + read.id() + " could not be read in time");
                 }
