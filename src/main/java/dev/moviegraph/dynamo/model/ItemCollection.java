@@ -117,7 +117,14 @@ public final class ItemCollection {
             new Segment(Part.WROTE, List.of(TableModel.WRITER), Shape.PAGE, Index.GSI3, null,
                     TableModel.counter(Role.WRITER))));
 
-    static final List<ItemCollection> ALL = List.of(MOVIE, PERSON);
+    /** A signed-in viewer's own: their watchlist, newest first in LSI1 after the viewer item that counts it. */
+    static final ItemCollection VIEWER = new ItemCollection(Part.Collection.VIEWER, CatalogAccess.OWNED_COLLECTION,
+            Visibility.PRIVATE, "viewerId", id -> id, List.of(
+            owner(TableModel.VIEWER),
+            new Segment(Part.WATCHLIST, List.of(TableModel.WATCH_ENTRY), Shape.PAGE, Index.LSI1, null,
+                    TableModel.WATCH_COUNT)));
+
+    static final List<ItemCollection> ALL = List.of(MOVIE, PERSON, VIEWER);
 
     private static Segment owner(Entity<?> entity) {
         return new Segment(null, List.of(entity), Shape.WHOLE, Index.TABLE);
