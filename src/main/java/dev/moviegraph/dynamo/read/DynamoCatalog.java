@@ -175,8 +175,10 @@ public final class DynamoCatalog implements CatalogReader {
     private CompletableFuture<List<Map<String, AttributeValue>>> run(ItemCollection collection, ItemCollection.Run run,
                                                                      CollectionRead read, CallContext context) {
         if (run.ownerOnly()) {
-            // The owner's key as its collection declares it: any collection's, a viewer's too (no reference of its own).
-            return batches.getAll(List.of(collection.ownerKey(read.id())), context).thenApply(result -> {
+            // The owner's key as its collection declares it: any collection's, a viewer's too (no reference of its
+            // own); a private collection's strongly consistent, as its Queries are (its count with a later page).
+            return (collection.isPrivate() ? batches.consistently() : batches)
+                    .getAll(List.of(collection.ownerKey(read.id())), context).thenApply(result -> {
                 if (!result.unprocessed().isEmpty()) {
                     throw new StoreUnavailableException("The item " + read.id() + " could not be read in time");
                 }

@@ -201,9 +201,16 @@ class WatchlistTest {
         assertEquals(List.of(id(3)), movieIds(last));
         assertEquals(false, at(last, "pageInfo", "hasNextPage"));
 
-        // The cursor an add answers with pages on from that entry, as a page's would.
+        // The cursor an add answers with pages on from that entry, as a page's would; a later page's count
+        // (the viewer item read on its own, consistently) has the add at once.
         Map<String, Object> added = add(alice, 6);
-        assertEquals(List.of(id(2), id(5)), movieIds(page(alice, 2, (String) added.get("cursor"))));
+        REQUESTS.reset();
+        Map<String, Object> after = page(alice, 2, (String) added.get("cursor"));
+        assertEquals(List.of(id(2), id(5)), movieIds(after));
+        assertEquals(6, (int) at(after, "totalCount"));
+        assertEquals(List.of("BatchGetItem", "GetItem", "Query"),
+                REQUESTS.operations().stream().sorted().toList(),
+                "a later page: its Query from the cursor, the viewer item by key, the movies in one batch");
     }
 
     @Test
