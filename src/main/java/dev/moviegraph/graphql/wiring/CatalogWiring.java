@@ -371,8 +371,13 @@ public final class CatalogWiring {
         if (id instanceof PersonId person) {
             return person(env, person).thenApply(node -> node);
         }
-        // Whoever's it is, made without a read: the owner rule answers its fields, or refuses them.
-        return CompletableFuture.completedFuture(id instanceof WatchlistOwner viewer ? viewer : null);
+        // Whoever's it is, made without a read: the owner rule answers its fields, or refuses them. Node's
+        // static hint (public, 300 s) is the movie's and the person's: a viewer's answer is never kept.
+        if (id instanceof WatchlistOwner viewer) {
+            CacheControl.noStore(env);
+            return CompletableFuture.completedFuture(viewer);
+        }
+        return CompletableFuture.completedFuture(null);
     }
 
     /** An owner item and the parts prefetched with it. */

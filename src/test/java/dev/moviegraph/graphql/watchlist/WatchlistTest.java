@@ -261,6 +261,18 @@ class WatchlistTest {
     }
 
     @Test
+    void aViewersAnswerIsNeverCachedForOthers() {
+        Viewer gina = viewer("gina-cache");
+        add(gina, 1);
+        for (String query : List.of(PAGE, "{ viewer { id } }", "{ node(id: \"viewer:gina-cache\") { id } }")) {
+            dev.moviegraph.graphql.GraphQLAnswer answer = service.answer(
+                    new GraphQLRequest(query, null, Map.of()).by(gina), TraceMode.OFF).join();
+            assertNull(answer.body().get("errors"), answer.body().toString());
+            assertFalse(answer.cache().cacheable(), query + ": " + answer.cache());
+        }
+    }
+
+    @Test
     void thePlanOfAPageShowsTheQueryAndTheBatchGetItem() {
         Map<String, Object> answer = run(viewer("erin-plan"), PAGE, Map.of("first", 5), TraceMode.PLAN);
         List<Map<String, Object>> fields = at(answer, "extensions", "plan", "fields");
