@@ -11,6 +11,10 @@ public enum CatalogAccess {
     MOVIE_COLLECTION,
     /** {@link CatalogReader#read} of a person: a page of their credits in one role. */
     PERSON_CREDITS,
+    /** {@link CatalogReader#read} of a collection that belongs to one viewer (strongly consistent). */
+    OWNED_COLLECTION,
+    /** {@link CatalogWriter#addEntry}, {@link CatalogWriter#removeEntry}: one entry of a viewer's counted list. */
+    LIST_ENTRY,
     /** {@link CatalogReader#search}: a page of search results by word prefix. */
     SEARCH,
     /** {@link CatalogReader#list}: a page of movies of a genre or year, or of the top rated. */

@@ -31,6 +31,14 @@ public interface CatalogReader {
     /** A page of an award's winners, newest first (nominations are not in the index): one index Query. */
     CompletableFuture<Page<Award>> awardWinners(AwardWinnersRead read, CallContext context);
 
+    /**
+     * The cursor of {@code entry}, an item of the paged list {@code part}, as a page read would give it: what
+     * a write answers an entry it added with, so a client can page on from it.
+     */
+    default String cursor(Part part, Record entry) {
+        throw new UnsupportedOperationException("This store gives no cursor of a written entry");
+    }
+
     /** Whether the store answers, and the gateway sends it queries (a probe that may close an outage breaker). */
     CompletableFuture<StoreStatus> ping();
 

@@ -42,4 +42,23 @@ public interface CatalogWriter {
 
     /** Removes an award or nomination; false when there was none (its {@code won} does not matter). */
     CompletableFuture<Boolean> removeAward(Award award, CallContext context);
+
+    /**
+     * Adds {@code entry} to the counted list {@code part} of the private collection of {@code ownerId}, with
+     * its owner's count, in one transaction, on condition that the item {@code mustExist} names exists
+     * ({@link NotFoundException} otherwise) and that the entry is new: an entry already there is answered as
+     * it is stored and nothing changes (a repeat is idempotent). Answers the entry as stored.
+     */
+    default CompletableFuture<Record> addEntry(Part part, String ownerId, Record entry, ItemRef<?> mustExist,
+                                               CallContext context) {
+        throw new UnsupportedOperationException("This store keeps no private lists");
+    }
+
+    /**
+     * Takes the entry with {@code entry}'s key out of the list {@code part} of {@code ownerId}'s private
+     * collection, with its owner's count, in one transaction; false when it was not there.
+     */
+    default CompletableFuture<Boolean> removeEntry(Part part, String ownerId, Record entry, CallContext context) {
+        throw new UnsupportedOperationException("This store keeps no private lists");
+    }
 }

@@ -29,11 +29,15 @@ public record CollectionRead(Part.Collection collection, String id, boolean incl
         return new CollectionRead(Part.Collection.PERSON, id.value(), includePerson, parts);
     }
 
-    /** The owner's reference, or null for a month (it has no item of its own). */
+    /**
+     * The owner's reference, or null for an owner no read takes by key alone: a collection that belongs
+     * to a viewer is read with its lists, its owner item (their counts) in the same Query.
+     */
     public ItemRef<?> owner() {
         return switch (collection) {
             case MOVIE -> new ItemRef.MovieRef(MovieId.of(id));
             case PERSON -> new ItemRef.PersonRef(PersonId.of(id));
+            default -> null;
         };
     }
 

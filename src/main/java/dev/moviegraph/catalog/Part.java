@@ -18,12 +18,15 @@ public enum Part {
     DIRECTED(Collection.PERSON, Credit.class, Role.DIRECTOR),
     WROTE(Collection.PERSON, Credit.class, Role.WRITER),
     /** A person's awards and nominations, newest first. */
-    PERSON_AWARDS(Collection.PERSON, Award.class, null);
+    PERSON_AWARDS(Collection.PERSON, Award.class, null),
+    /** A viewer's watchlist, newest first. */
+    WATCHLIST(Collection.VIEWER, WatchlistEntry.class, null);
 
-    /** Whose list it is: a movie's item collection, a person's credits. */
+    /** Whose list it is: a movie's item collection, a person's credits, a signed-in viewer's own lists. */
     public enum Collection {
         MOVIE,
-        PERSON
+        PERSON,
+        VIEWER
     }
 
     private final Collection collection;

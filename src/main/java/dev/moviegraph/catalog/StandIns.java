@@ -123,6 +123,9 @@ public final class StandIns {
         if (type == LocalDate.class) {
             return SOME_MONTH.atDay(1);
         }
+        if (type == java.time.Instant.class) {
+            return SOME_MONTH.atDay(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().plusSeconds(place.rank());
+        }
         if (type == Role.class && place.part() != null && place.part().role() != null) {
             return place.part().role();
         }
@@ -162,6 +165,7 @@ public final class StandIns {
             String owner = switch (part.collection()) {
                 case MOVIE -> standIns.nextMovie().value();
                 case PERSON -> standIns.nextPerson().value();
+                default -> TEXT; // an owner known by text alone (a viewer's subject)
             };
             standIns.standIn(part, owner, 1, SOME_MONTH);
         }

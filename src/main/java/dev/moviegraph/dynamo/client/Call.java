@@ -2,7 +2,6 @@ package dev.moviegraph.dynamo.client;
 
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.StoreCall;
-import dev.moviegraph.dynamo.model.Access;
 import dev.moviegraph.dynamo.model.CallPattern;
 
 import java.util.List;
@@ -63,7 +62,7 @@ public final class Call {
     }
 
     /** A read of {@code keys} items by key. */
-    public static Call byKey(CallContext context, Access access, int keys) {
+    public static Call byKey(CallContext context, CallPattern access, int keys) {
         return new Call(context, access, null, keys);
     }
 

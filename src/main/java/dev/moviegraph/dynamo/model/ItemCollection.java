@@ -32,8 +32,20 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
  * collection, and in what order each one's sort key puts the lists, is derived from the entities' key
  * templates; so are the Queries that answer a read ({@link #plan}), their key conditions, cursors and
  * estimates. The read path knows no collection by name: a new list is a new {@link Segment} here.
+ *
+ * <p>A {@link Visibility#PRIVATE} collection belongs to one signed-in viewer, its owner: its reads are
+ * strongly consistent (a viewer sees their own writes at once), its owner item is created by the first
+ * entry written ({@link #ownerCreation}: no count is missing before, it is zero), its counted lists are
+ * written an entry at a time ({@link EntryWrite}), and a change of any of its items reaches the owner's
+ * subscriptions alone ({@link #privateOwnerOf}).
  */
 public final class ItemCollection {
+    /** Who reads a collection: anyone (the catalog's), or only the viewer who owns it. */
+    enum Visibility {
+        CATALOG,
+        PRIVATE
+    }
+
     /** How a list is read. */
     enum Shape {
         /** Short and bounded (a movie's crew, a person's awards): read whole; a Query may read past it. */
@@ -85,7 +97,7 @@ public final class ItemCollection {
 
     /** The declared collections. */
     static final ItemCollection MOVIE = new ItemCollection(Part.Collection.MOVIE, CatalogAccess.MOVIE_COLLECTION,
-            "movieId", MovieId::of, List.of(
+            Visibility.CATALOG, "movieId", MovieId::of, List.of(
             owner(TableModel.MOVIE),
             new Segment(Part.MOVIE_AWARDS, List.of(TableModel.MOVIE_AWARD), Shape.WHOLE, Index.LSI1),
             new Segment(Part.DIRECTORS, List.of(TableModel.DIRECTOR), Shape.WHOLE, Index.LSI1),
@@ -95,7 +107,7 @@ public final class ItemCollection {
             new Segment(Part.TITLES, List.of(TableModel.MOVIE_TITLE), Shape.WHOLE, Index.TABLE)));
 
     static final ItemCollection PERSON = new ItemCollection(Part.Collection.PERSON, CatalogAccess.PERSON_CREDITS,
-            "personId", PersonId::of, List.of(
+            Visibility.CATALOG, "personId", PersonId::of, List.of(
             owner(TableModel.PERSON),
             new Segment(Part.PERSON_AWARDS, List.of(TableModel.MOVIE_AWARD, TableModel.PERSON_AWARD), Shape.WHOLE,
                     Index.GSI3),
@@ -105,7 +117,14 @@ public final class ItemCollection {
             new Segment(Part.WROTE, List.of(TableModel.WRITER), Shape.PAGE, Index.GSI3, null,
                     TableModel.counter(Role.WRITER))));
 
-    static final List<ItemCollection> ALL = List.of(MOVIE, PERSON);
+    /** A signed-in viewer's own: their watchlist, newest first in LSI1 after the viewer item that counts it. */
+    static final ItemCollection VIEWER = new ItemCollection(Part.Collection.VIEWER, CatalogAccess.OWNED_COLLECTION,
+            Visibility.PRIVATE, "viewerId", id -> id, List.of(
+            owner(TableModel.VIEWER),
+            new Segment(Part.WATCHLIST, List.of(TableModel.WATCH_ENTRY), Shape.PAGE, Index.LSI1, null,
+                    TableModel.WATCH_COUNT)));
+
+    static final List<ItemCollection> ALL = List.of(MOVIE, PERSON, VIEWER);
 
     private static Segment owner(Entity<?> entity) {
         return new Segment(null, List.of(entity), Shape.WHOLE, Index.TABLE);
@@ -141,6 +160,7 @@ public final class ItemCollection {
 
     private final Part.Collection kind;
     private final CatalogAccess serves;
+    private final Visibility visibility;
     /** The key attribute the owner's id is, and its typed value from the id. */
     private final String idAttribute;
     private final Function<String, Object> idValue;
@@ -152,10 +172,11 @@ public final class ItemCollection {
     /** The owner's partition-key template in each index that holds the collection. */
     private final Map<Index, KeyTemplate> partitions = new java.util.EnumMap<>(Index.class);
 
-    private ItemCollection(Part.Collection kind, CatalogAccess serves, String idAttribute, Function<String, Object> idValue,
-                           List<Segment> segments) {
+    private ItemCollection(Part.Collection kind, CatalogAccess serves, Visibility visibility, String idAttribute,
+                           Function<String, Object> idValue, List<Segment> segments) {
         this.kind = kind;
         this.serves = serves;
+        this.visibility = visibility;
         this.idAttribute = idAttribute;
         this.idValue = idValue;
         this.segments = List.copyOf(segments);
@@ -250,6 +271,125 @@ public final class ItemCollection {
     /** The owner and the lists, as declared. */
     public List<Segment> segments() {
         return segments;
+    }
+
+    /** Whether it belongs to one viewer ({@link Visibility#PRIVATE}). */
+    public boolean isPrivate() {
+        return visibility == Visibility.PRIVATE;
+    }
+
+    /** The declared list {@code part}. */
+    public Segment segment(Part part) {
+        return segments.stream().filter(s -> part == s.part()).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(part + " is not a list of the " + kind + " collection"));
+    }
+
+    private Entity<?> ownerEntity() {
+        return segments.get(0).entities().get(0);
+    }
+
+    /** The owner item's primary key. */
+    public Map<String, AttributeValue> ownerKey(String id) {
+        return ownerEntity().key(keyValues(id));
+    }
+
+    /**
+     * What makes the owner item of a private collection, set by the same update that counts its first
+     * entry (an ADD creates the item): its type, its id and its keys in the indexes that hold it, so it
+     * decodes and sorts before its lists there as a declared item does.
+     */
+    public ItemUpdate ownerCreation(String id) {
+        Entity<?> owner = ownerEntity();
+        Map<String, Object> values = keyValues(id);
+        ItemUpdate update = ItemUpdate.create().set(TableModel.TYPE, AttributeValue.fromS(owner.type()))
+                .set(idAttribute, Entity.encodeValue(values.get(idAttribute)));
+        for (Map.Entry<String, KeyTemplate> key : owner.keys().entrySet()) {
+            if (!key.getKey().equals(TableModel.PK) && !key.getKey().equals(TableModel.SK)) {
+                update = update.set(key.getKey(), AttributeValue.fromS(key.getValue().render(values)));
+            }
+        }
+        return update;
+    }
+
+    /**
+     * The owner of the private collection whose table partition is {@code pk}, if it is one: what the
+     * change feed names so that only that owner's subscriptions read again.
+     */
+    public static java.util.Optional<dev.moviegraph.catalog.CatalogChanges.Owner> privateOwnerOf(String pk) {
+        for (ItemCollection collection : ALL) {
+            if (!collection.isPrivate()) {
+                continue;
+            }
+            KeyTemplate partition = collection.ownerEntity().template(TableModel.PK);
+            String prefix = partition.prefix();
+            if (pk.startsWith(prefix) && pk.length() > prefix.length()) {
+                String id = pk.substring(prefix.length());
+                if (partition.render(collection.keyValues(id)).equals(pk)) {
+                    return java.util.Optional.of(new dev.moviegraph.catalog.CatalogChanges.Owner(collection.kind, id));
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** The write of one entry of a counted list: added or taken out with its owner's count, in one transaction. */
+    public EntryWrite entryWrite(Part part, boolean adds) {
+        Segment segment = segment(part);
+        if (!isPrivate() || segment.shape() != Shape.PAGE || segment.countAttribute() == null
+                || segment.entities().size() != 1) {
+            throw new IllegalArgumentException(part + " is not a counted list of one entity of a private collection");
+        }
+        return new EntryWrite(this, segment, adds);
+    }
+
+    /**
+     * One entry of a counted list of a private collection written with its owner's count, in one
+     * TransactWriteItems: put on condition it is new (or deleted on condition it is there) and the count
+     * moved by one, so the count stays exact and a repeat changes nothing.
+     */
+    public record EntryWrite(ItemCollection collection, Segment segment, boolean adds) implements CallPattern {
+        @Override
+        public String name() {
+            return (adds ? "ADD_" : "REMOVE_") + segment.part().name();
+        }
+
+        @Override
+        public String operation() {
+            return "TransactWriteItems";
+        }
+
+        @Override
+        public String indexLabel() {
+            return Index.TABLE.label();
+        }
+
+        @Override
+        public boolean writes() {
+            return true;
+        }
+
+        @Override
+        public String render(Map<String, AttributeValue> values) {
+            return describe();
+        }
+
+        /** The entity of the entries. */
+        public Entity<?> entity() {
+            return segment.entities().get(0);
+        }
+
+        /** The keys it writes, as templates: the entry's and its owner's. */
+        public String describe() {
+            Entity<?> entry = entity();
+            Entity<?> owner = collection.ownerEntity();
+            return KeyMatch.substitute(KeyMatch.EQUALS.on(Index.TABLE), Map.of(
+                    ":pk", entry.template(TableModel.PK).text(),
+                    ":sk", entry.template(TableModel.SK).text() + " | " + owner.template(TableModel.SK).text())::get);
+        }
+
+        AccessPattern pattern() {
+            return new AccessPattern(name(), CatalogAccess.LIST_ENTRY, operation(), indexLabel(), describe());
+        }
     }
 
     // ---- key conditions, derived from the templates
@@ -350,7 +490,9 @@ public final class ItemCollection {
             return QueryRequest.builder().tableName(table).indexName(index.indexName())
                     .keyConditionExpression(match.on(index))
                     .expressionAttributeValues(rendered)
-                    .scanIndexForward(true);
+                    .scanIndexForward(true)
+                    // A viewer reads their own writes: strongly consistent where DynamoDB allows it (not a GSI).
+                    .consistentRead(collection.isPrivate() && (index == Index.TABLE || index.isLocal()) ? Boolean.TRUE : null);
         }
 
         /** How the Query matches the sort key; its values go into {@code rendered}. */
@@ -511,6 +653,14 @@ public final class ItemCollection {
             patterns.add(new AccessPattern(kind.name() + "_COLLECTION_" + index.label().toUpperCase(), serves, "Query",
                     index.label(), whole.describe() + " (" + whole.name().replace("+", ", ") + ")"));
         });
+        if (isPrivate()) {
+            for (Segment segment : segments) {
+                if (!segment.isOwner() && segment.shape() == Shape.PAGE && segment.countAttribute() != null) {
+                    patterns.add(entryWrite(segment.part(), true).pattern());
+                    patterns.add(entryWrite(segment.part(), false).pattern());
+                }
+            }
+        }
         return patterns;
     }
 }

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * {@code movie#cast#{billing:pad}#{personId}}, {@code act#{movieYear:desc}#{movieTitle}#{movieId}}.
  * Formats make numbers sort as keys must: {@code pad} writes 0001..9998 with 9999 for none (so unknown
  * positions sort last); {@code desc} writes 9999 - value (so later years sort first) with 9999 for none
- * (unknown years last); {@code short} keeps the first {@value #SHORT} characters of a text, so a key stays
+ * (unknown years last); {@code newest} writes an instant as 13 digits of 9999999999999 minus its epoch
+ * milliseconds (so later instants sort first, without a number type for the key); {@code short} keeps the first {@value #SHORT} characters of a text, so a key stays
  * far below DynamoDB's 1,024-byte sort-key limit whatever the title (IMDb has titles of several hundred
  * characters): the key only orders, the item keeps the whole text, and the id after it keeps it unique;
  * {@code seq} writes a non-negative long in 19 digits, so counters sort by number; {@code opt} writes a
@@ -25,7 +26,7 @@ import java.util.regex.Pattern;
  * fans out over ({@link #renderShard}).
  */
 public final class KeyTemplate {
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc|short|seq|opt|shard))?}");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)(?::(pad|desc|newest|short|seq|opt|shard))?}");
     private static final int NONE = 9999;
     static final int SHORT = 100;
 
@@ -115,6 +116,11 @@ public final class KeyTemplate {
                     : whole.substring(0, whole.offsetByCodePoints(0, SHORT)));
         } else if (part.format().equals("shard")) {
             key.append(TopShards.label(TopShards.of((MovieId) value)));
+        } else if (part.format().equals("newest")) {
+            if (value == null) {
+                throw new IllegalArgumentException(text + " needs a value for " + part.attribute());
+            }
+            key.append(newest((java.time.Instant) value));
         } else if (part.format().equals("seq")) {
             key.append(String.format("%019d", ((Number) values.get(part.attribute())).longValue()));
         } else {
@@ -143,6 +149,18 @@ public final class KeyTemplate {
     boolean completeFor(Map<String, ?> values) {
         return parts.stream().allMatch(part -> part.attribute() == null || "opt".equals(part.format())
                 || values.get(part.attribute()) != null);
+    }
+
+    /** The last instant {@code newest} orders: 13 digits of epoch milliseconds reach the year 2286. */
+    static final long NEWEST_LIMIT = 9_999_999_999_999L;
+
+    /** An instant as {@code newest} writes it: later instants give smaller keys, all of the same length. */
+    static String newest(java.time.Instant instant) {
+        long millis = instant.toEpochMilli();
+        if (millis < 0 || millis > NEWEST_LIMIT) {
+            throw new IllegalArgumentException("An instant before 1970 or after 2286 has no newest-first key: " + instant);
+        }
+        return String.format("%013d", NEWEST_LIMIT - millis);
     }
 
     private static String text(Object value) {

@@ -13,6 +13,8 @@ import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Records;
 import dev.moviegraph.catalog.Role;
 import dev.moviegraph.catalog.TopList;
+import dev.moviegraph.catalog.WatchlistEntry;
+import dev.moviegraph.catalog.WatchlistOwner;
 
 import java.time.Instant;
 import java.time.YearMonth;
@@ -110,10 +112,15 @@ public final class TableModel {
     /**
      * Movies whose items changed and months whose totals changed, as read from the stream, under the
      * number its publisher took ({@link ChangeTicket}); {@code everything} when a reader may have missed
-     * changes (a new reader, a lost iterator), so every subscription is re-read.
+     * changes (a new reader, a lost iterator), so every subscription is re-read. {@code owners} are the
+     * owners of private collections whose items changed ({@code CatalogChanges.Owner#text}); a change
+     * written before they existed reads back with none.
      */
     public record Change(long sequence, List<String> movies, List<String> months, boolean everything,
-                         long expiresAt) {
+                         long expiresAt, List<String> owners) {
+        public Change(long sequence, List<String> movies, List<String> months, boolean everything, long expiresAt) {
+            this(sequence, movies, months, everything, expiresAt, List.of());
+        }
     }
 
     /** The last number handed to a publisher of the change feed ({@code ADD 1}, one per published change). */
@@ -265,6 +272,28 @@ public final class TableModel {
         return award.movieId() != null ? MOVIE_AWARD : PERSON_AWARD;
     }
 
+    /**
+     * A signed-in viewer, owner of a private collection ({@code vwr#{viewerId}}, the token's subject): the
+     * count of their watchlist, made by their first add. In LSI1 it sorts before their entries
+     * ({@code viewer} before {@code wl#}), so a first page with its count is one Query.
+     */
+    public static final Entity<WatchlistOwner> VIEWER = Entity.of("viewer", WatchlistOwner.class)
+            .key(PK, "vwr#{viewerId}").key(SK, "vwr#{viewerId}")
+            .key(LSI1_SK, "viewer")
+            .estimatedBytes(128);
+
+    /**
+     * A movie on a viewer's watchlist: keyed by the movie in the table (an add is idempotent by key, a
+     * remove needs no read), newest first in LSI1 ({@code {addedAt:newest}}, the movie id keeps it unique).
+     */
+    public static final Entity<WatchlistEntry> WATCH_ENTRY = Entity.of("watchEntry", WatchlistEntry.class)
+            .key(PK, "vwr#{viewerId}").key(SK, "wl#{movieId}")
+            .key(LSI1_SK, "wl#{addedAt:newest}#{movieId}")
+            .estimatedBytes(128);
+
+    /** A viewer's count of watchlist entries: an attribute of the viewer item that every add and remove keeps. */
+    public static final String WATCH_COUNT = VIEWER.attribute("watchCount");
+
     public static final Entity<StoredStream> STREAM = Entity.of("stream", StoredStream.class)
             .key(PK, "str#{streamId}").key(SK, "str#{streamId}")
             .estimatedBytes(256);
@@ -322,7 +351,7 @@ public final class TableModel {
             .key(PK, "pq#{hash}").key(SK, "pq#{hash}");
 
     static final List<Entity<?>> ENTITIES = entities(List.of(MOVIE, PERSON), CREDITS,
-            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_TITLE, MOVIE_WORD, TITLE_WORD, PERSON_WORD, MOVIE_LIST, STREAM, CHECKPOINT, TOP_LIST, META, IMPORT, LEASE, CHANGE, CHANGE_TICKET, PERSISTED_QUERY));
+            List.of(TOTAL, MOVIE_AWARD, PERSON_AWARD, MOVIE_TITLE, MOVIE_WORD, TITLE_WORD, PERSON_WORD, MOVIE_LIST, VIEWER, WATCH_ENTRY, STREAM, CHECKPOINT, TOP_LIST, META, IMPORT, LEASE, CHANGE, CHANGE_TICKET, PERSISTED_QUERY));
 
     private static final Map<String, Entity<?>> BY_TYPE = ENTITIES.stream()
             .collect(Collectors.toMap(Entity::type, entity -> entity));

@@ -175,8 +175,10 @@ public final class DynamoCatalog implements CatalogReader {
     private CompletableFuture<List<Map<String, AttributeValue>>> run(ItemCollection collection, ItemCollection.Run run,
                                                                      CollectionRead read, CallContext context) {
         if (run.ownerOnly()) {
-            ItemRef<?> ref = read.owner();
-            return batches.getAll(List.of(TableModel.key(ref)), context).thenApply(result -> {
+            // The owner's key as its collection declares it: any collection's, a viewer's too (no reference of its
+            // own); a private collection's strongly consistent, as its Queries are (its count with a later page).
+            return (collection.isPrivate() ? batches.consistently() : batches)
+                    .getAll(List.of(collection.ownerKey(read.id())), context).thenApply(result -> {
                 if (!result.unprocessed().isEmpty()) {
                     throw new StoreUnavailableException("The item " + read.id() + " could not be read in time");
                 }
@@ -232,9 +234,25 @@ public final class DynamoCatalog implements CatalogReader {
                 // grouped by segment, so of a known type
                 entries.add(new Page.Entry<>(cursor, TableModel.decode(item).orElseThrow()));
             }
-            lists.put(part, new Page<>(entries, items.size() > first, count(owner, segment.countAttribute())));
+            Integer count = count(owner, segment.countAttribute());
+            if (count == null && owner == null && read.includeOwner() && collection.isPrivate()
+                    && segment.countAttribute() != null) {
+                count = 0; // a private collection's owner item comes with its first entry: none yet, none counted
+            }
+            lists.put(part, new Page<>(entries, items.size() > first, count));
         }
         return new CollectionPage(read.includeOwner() && owner != null ? TableModel.decode(owner).orElseThrow() : null, lists);
+    }
+
+    @Override
+    public String cursor(Part part, Record entry) {
+        ItemCollection.Segment segment = ItemCollection.of(part.collection()).segment(part);
+        return cursors.encode(part, segment.listIndex(), encoded(entry));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Record> Map<String, AttributeValue> encoded(T record) {
+        return TableModel.entityFor((Class<T>) record.getClass()).encode(record);
     }
 
     /** A list's whole length as its owner item counts it, when the read has the owner and the list a count. */

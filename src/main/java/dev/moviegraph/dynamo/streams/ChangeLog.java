@@ -86,11 +86,14 @@ public final class ChangeLog {
                 .expressionAttributeValues(next.values())
                 .returnValues(ReturnValue.UPDATED_NEW).build()).join();
         long number = Long.parseLong(issued.attributes().get(ISSUED).n());
-        boolean everything = changes.everything() || changes.movies().size() > MAX_MOVIES_PER_CHANGE;
+        // Owners count with the movies: either many at once make one "everything", which keeps the item small.
+        boolean everything = changes.everything()
+                || changes.movies().size() + changes.owners().size() > MAX_MOVIES_PER_CHANGE;
         TableModel.Change change = new TableModel.Change(number,
                 everything ? List.of() : changes.movies().stream().map(MovieId::value).sorted().toList(),
                 everything ? List.of() : changes.months().stream().map(YearMonth::toString).sorted().toList(),
-                everything, (clock.millis() + CHANGE_LIFETIME.toMillis()) / 1000);
+                everything, (clock.millis() + CHANGE_LIFETIME.toMillis()) / 1000,
+                everything ? List.of() : changes.owners().stream().map(CatalogChanges.Owner::text).sorted().toList());
         dynamo.putItem(PutItemRequest.builder().tableName(table).item(TableModel.CHANGE.encode(change)).build()).join();
         return number;
     }
@@ -159,6 +162,7 @@ public final class ChangeLog {
             } while (start != null);
             Set<MovieId> movies = new HashSet<>();
             Set<YearMonth> months = new HashSet<>();
+            Set<CatalogChanges.Owner> owners = new HashSet<>();
             boolean everything = starting;
             starting = false;
             long highest = floor;
@@ -171,9 +175,15 @@ public final class ChangeLog {
                 everything |= change.everything();
                 change.movies().forEach(id -> movies.add(MovieId.of(id)));
                 change.months().forEach(month -> months.add(YearMonth.parse(month)));
+                for (String owner : change.owners()) {
+                    CatalogChanges.Owner parsed = CatalogChanges.Owner.parse(owner);
+                    if (parsed != null) { // else a newer version's kind: none of its subscriptions is here
+                        owners.add(parsed);
+                    }
+                }
             }
             everything |= settle(highest);
-            return new CatalogChanges(movies, months, everything);
+            return new CatalogChanges(movies, months, owners, everything);
         }
 
         /** Notes the numbers still missing below {@code highest}, gives up the old ones, and raises the floor. */

@@ -5,6 +5,7 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogWriter;
 import dev.moviegraph.catalog.CollectionRead;
 import dev.moviegraph.catalog.Credit;
+import dev.moviegraph.catalog.ItemRef;
 import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
@@ -68,6 +69,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
@@ -408,6 +410,98 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     public CompletableFuture<Boolean> removeAward(Award award, CallContext context) {
         Entity<Award> entity = TableModel.awards(award);
         return deleteOfType(context, Access.REMOVE_AWARD, entity.keyFromFields(Records.components(award)), entity.type());
+    }
+
+    // ---- entries of a private collection's counted list
+
+    @Override
+    public CompletableFuture<Record> addEntry(Part part, String ownerId, Record entry, ItemRef<?> mustExist,
+                                              CallContext context) {
+        ItemCollection collection = ItemCollection.of(part.collection());
+        ItemCollection.EntryWrite write = collection.entryWrite(part, true);
+        Map<String, AttributeValue> item = encode(write.entity(), entry);
+        Map<String, AttributeValue> key = TableModel.keyOf(item);
+        return optimistically(() -> {
+            List<TransactWriteItem> items = new ArrayList<>();
+            if (mustExist != null) {
+                items.add(check(TableModel.key(mustExist), EXISTS));
+            }
+            int putAt = items.size();
+            Expression isNew = Expression.of(Condition.notExists(TableModel.PK));
+            items.add(TransactWriteItem.builder().put(Put.builder().tableName(table).item(item)
+                    .conditionExpression(isNew.condition()).expressionAttributeNames(isNew.names())
+                    // an entry already there comes back in the cancellation: its addedAt without another read
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                    .build()).build());
+            items.add(ownerCount(collection, write, ownerId, 1, null));
+            try {
+                transact(context, write, items);
+                return entry;
+            } catch (TransactionCanceledException e) {
+                if (mustExist != null && failedCondition(e, 0)) {
+                    throw new NotFoundException("There is no " + TableModel.entityFor(mustExist.type()).type() + " "
+                            + keyText(mustExist));
+                }
+                if (failedCondition(e, putAt)) {
+                    CancellationReason reason = e.cancellationReasons().get(putAt);
+                    Map<String, AttributeValue> stored = reason.hasItem() && !reason.item().isEmpty() ? reason.item()
+                            : getConsistent(context, key);
+                    if (stored != null) {
+                        return write.entity().decode(stored);
+                    }
+                }
+                throw e; // removed meanwhile, or a conflict: tried again
+            }
+        });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> removeEntry(Part part, String ownerId, Record entry, CallContext context) {
+        ItemCollection collection = ItemCollection.of(part.collection());
+        ItemCollection.EntryWrite write = collection.entryWrite(part, false);
+        Map<String, AttributeValue> key = write.entity().keyFromFields(Records.components(entry));
+        return optimistically(() -> {
+            // No read first: the delete's condition says whether it was there, the count follows in the same transaction.
+            Expression there = Expression.of(EXISTS.and(Condition.equal(TableModel.TYPE, s(write.entity().type()))));
+            List<TransactWriteItem> items = List.of(
+                    TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(key)
+                            .conditionExpression(there.condition()).expressionAttributeNames(there.names())
+                            .expressionAttributeValues(there.values()).build()).build(),
+                    ownerCount(collection, write, ownerId, -1, EXISTS));
+            try {
+                transact(context, write, items);
+                return true;
+            } catch (TransactionCanceledException e) {
+                if (failedCondition(e, 0)) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** The owner item's count of the list moved by {@code delta}; adding also creates the owner item (its first entry). */
+    private TransactWriteItem ownerCount(ItemCollection collection, ItemCollection.EntryWrite write, String ownerId,
+                                         int delta, Condition condition) {
+        ItemUpdate update = (delta > 0 ? collection.ownerCreation(ownerId) : ItemUpdate.create())
+                .add(write.segment().countAttribute(), number(delta));
+        Expression expression = Expression.of(update, condition);
+        return TransactWriteItem.builder().update(Update.builder().tableName(table).key(collection.ownerKey(ownerId))
+                .updateExpression(expression.update()).conditionExpression(expression.condition())
+                .expressionAttributeNames(expression.names()).expressionAttributeValues(expression.values())
+                .build()).build();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Record> Map<String, AttributeValue> encode(Entity<?> entity, T record) {
+        return ((Entity<T>) entity).encode(record);
+    }
+
+    /** The key values of a reference as text, for a message ({@code tt0111161}). */
+    private static String keyText(ItemRef<?> ref) {
+        return Records.components((Record) ref).values().stream().map(Entity::encodeValue)
+                .map(value -> value == null ? "" : value.s() != null ? value.s() : value.n())
+                .collect(java.util.stream.Collectors.joining(" "));
     }
 
     /** A crew credit's place ({@link Credit#crewPosition}) among the movie's credits in the role, read consistently. */
@@ -830,7 +924,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         }
     }
 
-    private void transact(CallContext context, Access access, List<TransactWriteItem> items) {
+    private void transact(CallContext context, dev.moviegraph.dynamo.model.CallPattern access, List<TransactWriteItem> items) {
         transact(client, context, access, items);
     }
 
@@ -838,7 +932,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
      * One TransactWriteItems, reported as one call with the capacity it consumed; waits for it and
      * throws what DynamoDB threw (TransactionCanceledException with its reasons, say) unwrapped.
      */
-    public static void transact(DynamoDbAsyncClient client, CallContext context, Access access, List<TransactWriteItem> items) {
+    public static void transact(DynamoDbAsyncClient client, CallContext context, dev.moviegraph.dynamo.model.CallPattern access,
+                                List<TransactWriteItem> items) {
         Call call = Call.byKey(context, access, items.size());
         TransactWriteItemsRequest request = TransactWriteItemsRequest.builder().transactItems(items)
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();

@@ -49,6 +49,18 @@ public final class CacheControl extends SimplePerformantInstrumentation {
         tally.fields.computeIfAbsent(env.getExecutionStepInfo().getPath(), path -> new Field(null)).replace(maxAge);
     }
 
+    /**
+     * A fetcher's dynamic hint that this field's answer is never to be kept (age 0), whatever its static
+     * hint: an abstract field ({@code node}) that resolved to an object of one viewer's, whose type's own
+     * hint the field's static start cannot see.
+     */
+    public static void noStore(DataFetchingEnvironment env) {
+        Tally tally = env.getGraphQlContext().get(Tally.class);
+        if (tally != null) {
+            tally.fields.computeIfAbsent(env.getExecutionStepInfo().getPath(), path -> new Field(null)).replace(0);
+        }
+    }
+
     /** One request's resolved fields and their policies; lives in its GraphQL context. */
     public static final class Tally {
         private final CacheSettings settings;

@@ -57,6 +57,9 @@ public final class ErrorCodes {
 
     private static ErrorType classify(GraphQLError error, boolean stopped) {
         ErrorClassification type = error.getErrorType();
+        if (type instanceof ErrorType own) {
+            return own; // classified by the gateway where it was raised (an @auth owner refusal, FORBIDDEN)
+        }
         if (type == graphql.ErrorType.InvalidSyntax) {
             // the parser's token and character limits cut a document off with this message
             return error.getMessage() != null && error.getMessage().contains("parsing has been cancelled")

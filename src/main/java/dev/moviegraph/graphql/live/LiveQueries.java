@@ -121,7 +121,9 @@ public final class LiveQueries implements AutoCloseable {
             }
         }
         String query = AstPrinter.printAstCompact(document.transform(doc -> doc.definitions(definitions)));
-        return new GraphQLRequest(query, request.operationName(), request.variables());
+        // Each reading is the subscriber's own: the same viewer (their rules, their lists) and trace.
+        return new GraphQLRequest(query, request.operationName(), request.variables(), request.traceParent(),
+                request.viewer());
     }
 
     @SuppressWarnings("unchecked")

@@ -1,5 +1,6 @@
 package dev.moviegraph.graphql.wiring;
 
+import dev.moviegraph.auth.Viewer;
 import dev.moviegraph.catalog.Award;
 import dev.moviegraph.catalog.AwardWinnersRead;
 import dev.moviegraph.catalog.CatalogAccess;
@@ -36,6 +37,8 @@ import dev.moviegraph.catalog.StoreUnavailableException;
 import dev.moviegraph.catalog.StreamReceipt;
 import dev.moviegraph.catalog.StreamRecord;
 import dev.moviegraph.catalog.TopList;
+import dev.moviegraph.catalog.WatchlistEntry;
+import dev.moviegraph.catalog.WatchlistOwner;
 import dev.moviegraph.catalog.Writes;
 import dev.moviegraph.graphql.caching.CacheControl;
 import dev.moviegraph.graphql.errors.ErrorHandler;
@@ -74,6 +77,7 @@ public final class CatalogWiring {
     private static final Set<CatalogAccess> BY_KEY = Set.of(CatalogAccess.ITEMS_BY_KEY);
     private static final Set<CatalogAccess> MOVIE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.MOVIE_COLLECTION);
     private static final Set<CatalogAccess> PERSON_READS = Set.of(CatalogAccess.ITEMS_BY_KEY, CatalogAccess.PERSON_CREDITS);
+    private static final Set<CatalogAccess> OWNED_READS = Set.of(CatalogAccess.OWNED_COLLECTION);
     private static final Set<CatalogAccess> NODE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY,
             CatalogAccess.MOVIE_COLLECTION, CatalogAccess.PERSON_CREDITS);
 
@@ -93,6 +97,8 @@ public final class CatalogWiring {
             ListField.page("directed", Part.DIRECTED),
             ListField.page("wrote", Part.WROTE),
             ListField.all("awards", Part.PERSON_AWARDS));
+
+    private static final ListField WATCHLIST = ListField.page("watchlist", Part.WATCHLIST);
 
     private final FieldBindings bindings = new FieldBindings();
     private final Map<String, TypeRuntimeWiring.Builder> types = new LinkedHashMap<>();
@@ -124,6 +130,7 @@ public final class CatalogWiring {
                     : MovieNode.reference(known.movieId(), new MovieNode.Copy(known.title(), true, known.year()));
         });
         field("Query", "streamTotal", BY_KEY, this::streamTotal);
+        field("Query", "viewer", PARENT_ITEM, CatalogWiring::viewer);
         // Subscriptions are read as queries on every change (see LiveQueries): the same reads, and what each
         // read depends on is noted for the change feed to match.
         field("Subscription", "topMoviesChanged", BY_KEY, env -> {
@@ -137,6 +144,31 @@ public final class CatalogWiring {
             LiveInterest.of(env).movie(MovieId.of(env.getArgument("movieId")));
             return streamTotal(env);
         });
+        field("Subscription", "watchlistChanged", PARENT_ITEM, env -> {
+            WatchlistOwner viewer = viewer(env);
+            if (viewer != null) {
+                LiveInterest.of(env).owner(Part.Collection.VIEWER, viewer.viewerId());
+            }
+            return viewer;
+        });
+
+        // A viewer is made from the token (or a node id) alone; the owner rule on Viewer refuses another
+        // viewer's fields before anything is read, and the watchlist is one Query of LSI1 with its count.
+        field("Viewer", "id", PARENT_ITEM, env -> NODE_VIEWER + ((WatchlistOwner) env.getSource()).viewerId());
+        field("Viewer", "watchlist", OWNED_READS, env -> {
+            String viewerId = ((WatchlistOwner) env.getSource()).viewerId();
+            LiveInterest.of(env).owner(Part.Collection.VIEWER, viewerId);
+            return part(env, WATCHLIST, Map.of(), (slice, counted) -> new CollectionRead(Part.Collection.VIEWER,
+                    viewerId, counted, Map.of(Part.WATCHLIST, slice)));
+        });
+        connection("WatchlistConnection", "WatchlistEdge", true, PARENT_ITEM, null);
+        field("WatchlistEdge", "addedAt", PARENT_ITEM, env -> watchEntry(env).addedAt().atOffset(java.time.ZoneOffset.UTC));
+        field("WatchlistEdge", "movieId", PARENT_ITEM, env -> watchEntry(env).movieId().value());
+        // By key, every edge's movie in one BatchGetItem: null for a movie deleted since it was listed.
+        field("WatchlistEdge", "movie", BY_KEY, env -> item(env, new MovieRef(watchEntry(env).movieId()), Paths.of(env))
+                .thenApply(movie -> movie == null ? null : MovieNode.of(movie)));
+        field("Mutation", "addToWatchlist", Set.of(CatalogAccess.LIST_ENTRY), this::addToWatchlist);
+        field("Mutation", "removeFromWatchlist", Set.of(CatalogAccess.LIST_ENTRY), CatalogWiring::removeFromWatchlist);
 
         field("Movie", "id", PARENT_ITEM, env -> movieNode(env).id().value());
         field("Movie", "title", BY_KEY, movieField(Movie::title, MovieNode.Copy::title, copy -> true));
@@ -256,7 +288,9 @@ public final class CatalogWiring {
             });
         }
         field(edge, "cursor", PARENT_ITEM, env -> ((Page.Entry<?>) env.getSource()).cursor());
-        field(edge, "node", nodeReads, node);
+        if (node != null) { // an edge without a node shows its entry's own fields
+            field(edge, "node", nodeReads, node);
+        }
     }
 
     private static Object edgeNode(DataFetchingEnvironment env) {
@@ -285,9 +319,10 @@ public final class CatalogWiring {
         for (String abstractType : List.of("SearchResult", "Node")) {
             wiring.type(TypeRuntimeWiring.newTypeWiring(abstractType).typeResolver(env -> {
                 Object node = env.getObject();
-                String type = node instanceof MovieNode ? "Movie" : node instanceof PersonNode ? "Person" : null;
+                String type = node instanceof MovieNode ? "Movie" : node instanceof PersonNode ? "Person"
+                        : node instanceof WatchlistOwner ? "Viewer" : null;
                 if (type == null) {
-                    throw new IllegalStateException("Not a Movie or Person: " + node);
+                    throw new IllegalStateException("Not a Movie, Person or Viewer: " + node);
                 }
                 return env.getSchema().getObjectType(type);
             }));
@@ -322,6 +357,9 @@ public final class CatalogWiring {
         if (id.startsWith("tt")) {
             return MovieId.of(id);
         }
+        if (id.startsWith(NODE_VIEWER)) {
+            return id.length() > NODE_VIEWER.length() ? WatchlistOwner.of(id.substring(NODE_VIEWER.length())) : null;
+        }
         return id.startsWith("nm") ? PersonId.of(id) : null;
     }
 
@@ -332,6 +370,12 @@ public final class CatalogWiring {
         }
         if (id instanceof PersonId person) {
             return person(env, person).thenApply(node -> node);
+        }
+        // Whoever's it is, made without a read: the owner rule answers its fields, or refuses them. Node's
+        // static hint (public, 300 s) is the movie's and the person's: a viewer's answer is never kept.
+        if (id instanceof WatchlistOwner viewer) {
+            CacheControl.noStore(env);
+            return CompletableFuture.completedFuture(viewer);
         }
         return CompletableFuture.completedFuture(null);
     }
@@ -500,6 +544,53 @@ public final class CatalogWiring {
         StreamRecord stream = Writes.stream(Arguments.argument(env, "input", Arguments.StreamInput.class).stream(), clock);
         RequestScope scope = RequestScope.of(env);
         return scope.writer().recordStream(stream, scope.context(List.of(Paths.of(env))));
+    }
+
+    // ---- the signed-in viewer
+
+    /** A Viewer's Relay id: this prefix, then the token's subject. */
+    private static final String NODE_VIEWER = "viewer:";
+
+    /** The request's signed-in viewer as the owner of their collection; null when nobody is signed in. */
+    private static WatchlistOwner viewer(DataFetchingEnvironment env) {
+        Viewer viewer = env.getGraphQlContext().get(Viewer.class);
+        return viewer == null || !viewer.signedIn() ? null : WatchlistOwner.of(viewer.subject());
+    }
+
+    /** The signed-in viewer's subject; the @auth rule of every field that calls it has made sure there is one. */
+    private static String signedIn(DataFetchingEnvironment env) {
+        WatchlistOwner viewer = viewer(env);
+        if (viewer == null) {
+            throw new IllegalStateException("A viewer's field ran without a signed-in viewer: its @auth rule is missing");
+        }
+        return viewer.viewerId();
+    }
+
+    private static WatchlistEntry watchEntry(DataFetchingEnvironment env) {
+        return (WatchlistEntry) ((Page.Entry<?>) env.getSource()).node();
+    }
+
+    /** One transaction: the movie checked, the entry put if new, the count up; an entry already there is answered as it is. */
+    private CompletableFuture<Page.Entry<WatchlistEntry>> addToWatchlist(DataFetchingEnvironment env) {
+        String viewerId = signedIn(env);
+        MovieId movieId = MovieId.of(env.getArgument("movieId"));
+        // Milliseconds: what the newest-first key keeps, so the entry and its key say the same instant.
+        WatchlistEntry entry = new WatchlistEntry(viewerId, movieId,
+                clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().addEntry(Part.WATCHLIST, viewerId, entry, new MovieRef(movieId),
+                        scope.context(List.of(Paths.of(env))))
+                .thenApply(stored -> new Page.Entry<>(() -> scope.catalog().cursor(Part.WATCHLIST, stored),
+                        (WatchlistEntry) stored));
+    }
+
+    /** One transaction, no read: the entry deleted if there, the count down with it. */
+    private static CompletableFuture<Boolean> removeFromWatchlist(DataFetchingEnvironment env) {
+        String viewerId = signedIn(env);
+        MovieId movieId = MovieId.of(env.getArgument("movieId"));
+        RequestScope scope = RequestScope.of(env);
+        return scope.writer().removeEntry(Part.WATCHLIST, viewerId, new WatchlistEntry(viewerId, movieId, null),
+                scope.context(List.of(Paths.of(env))));
     }
 
     // ---- Movie and Person

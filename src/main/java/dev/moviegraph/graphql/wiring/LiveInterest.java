@@ -2,6 +2,7 @@ package dev.moviegraph.graphql.wiring;
 
 import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Part;
 
 import java.time.YearMonth;
 import java.util.Set;
@@ -10,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import graphql.schema.DataFetchingEnvironment;
 
 /**
- * What one reading of a subscription depended on, noted by its root field's fetcher: the months whose top
- * lists it read and the movies it showed. A change to any of them (or to "everything") means it must be
+ * What one reading of a subscription depended on, noted by its fetchers: the months whose top lists it
+ * read, the movies it showed, and the owners of the private collections it read (a viewer's own lists). A change to any of them (or to "everything") means it must be
  * read again. Lives in the GraphQL context of a subscription's reading; other requests note nothing.
  */
 public final class LiveInterest {
@@ -19,6 +20,7 @@ public final class LiveInterest {
 
     private final Set<YearMonth> months = ConcurrentHashMap.newKeySet();
     private final Set<MovieId> movies = ConcurrentHashMap.newKeySet();
+    private final Set<CatalogChanges.Owner> owners = ConcurrentHashMap.newKeySet();
 
     static LiveInterest of(DataFetchingEnvironment env) {
         LiveInterest interest = env.getGraphQlContext().get(LiveInterest.class);
@@ -37,13 +39,21 @@ public final class LiveInterest {
         }
     }
 
+    /** A collection of one owner's was read: a change of any of its items reads this again, and no one else's does. */
+    void owner(Part.Collection collection, String id) {
+        if (this != NONE) {
+            owners.add(new CatalogChanges.Owner(collection, id));
+        }
+    }
+
     public boolean touchedBy(CatalogChanges changes) {
         return changes.everything() || changes.months().stream().anyMatch(months::contains)
-                || changes.movies().stream().anyMatch(movies::contains);
+                || changes.movies().stream().anyMatch(movies::contains)
+                || changes.owners().stream().anyMatch(owners::contains);
     }
 
     @Override
     public String toString() {
-        return "months " + months + ", movies " + movies;
+        return "months " + months + ", movies " + movies + ", owners " + owners;
     }
 }

@@ -126,4 +126,39 @@ class ItemCollectionTest {
         assertTrue(described.contains("PERSON_COLLECTION_GSI3: gsi3pk = per#{personId} AND gsi3sk BETWEEN #award# AND wri#~"
                 + " (PERSON_AWARDS, PERSON, ACTED, DIRECTED, WROTE)"), described.toString());
     }
+
+    @Test
+    void aViewersFirstPageWithItsCountIsOneStronglyConsistentQueryOfLsi1AndACatalogReadIsNotConsistent() {
+        CollectionRead read = new CollectionRead(Part.Collection.VIEWER, "auth0|ann", true, Map.of(Part.WATCHLIST, FIRST_PAGE));
+        List<ItemCollection.Run> runs = plan(read);
+
+        assertEquals(1, runs.size());
+        assertEquals("VIEWER+WATCHLIST", runs.get(0).name());
+        assertEquals("pk = vwr#auth0|ann AND lsi1sk BETWEEN viewer AND wl#~", condition(runs.get(0), read));
+        assertEquals(Boolean.TRUE, runs.get(0).query("t", read).build().consistentRead(), "a viewer reads their own writes");
+        CollectionRead movie = CollectionRead.movie(MOVIE, true, Map.of(Part.CAST, FIRST_PAGE));
+        assertEquals(null, plan(movie).get(0).query("t", movie).build().consistentRead());
+    }
+
+    @Test
+    void theFirstEntryMakesTheViewerItemWithItsTypeIdAndIndexKey() {
+        ItemCollection viewer = ItemCollection.of(Part.Collection.VIEWER);
+        assertTrue(viewer.isPrivate());
+        assertTrue(!ItemCollection.of(Part.Collection.MOVIE).isPrivate());
+        Expression made = Expression.of(viewer.ownerCreation("ann"), null);
+        assertTrue(made.values().values().containsAll(List.of(
+                software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("viewer"),
+                software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("ann"))), made.toString());
+        assertTrue(made.names().values().containsAll(List.of("type", "viewerId", "lsi1sk")), made.toString());
+        assertEquals(TableModel.VIEWER.key(Map.of("viewerId", "ann")), viewer.ownerKey("ann"));
+    }
+
+    @Test
+    void onlyAPrivateCollectionsPartitionNamesAnOwner() {
+        assertEquals(java.util.Optional.of(new dev.moviegraph.catalog.CatalogChanges.Owner(Part.Collection.VIEWER, "a#b")),
+                ItemCollection.privateOwnerOf("vwr#a#b"));
+        assertEquals(java.util.Optional.empty(), ItemCollection.privateOwnerOf("vwr#"));
+        assertEquals(java.util.Optional.empty(), ItemCollection.privateOwnerOf("mov#tt0111161"));
+        assertEquals(java.util.Optional.empty(), ItemCollection.privateOwnerOf("per#nm0000151"));
+    }
 }

@@ -7,6 +7,7 @@ import static software.amazon.awssdk.services.dynamodb.model.AttributeValue.from
 
 import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.MovieId;
+import dev.moviegraph.catalog.Part;
 import dev.moviegraph.dynamo.admin.TableAdmin;
 import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.dynamo.model.TableModel;
@@ -215,5 +216,32 @@ class ChangeLogTest {
         assertTrue(heard.everything());
         assertTrue(heard.movies().isEmpty(), "the item names none of them");
         assertEquals(0, log.publish(new CatalogChanges(Set.of(), Set.of(), false)), "nothing to publish, no number");
+    }
+
+    @Test
+    void ownersOfPrivateCollectionsTravelThroughTheLogAndAnOlderChangeReadsBackWithNone() {
+        ChangeLog.Reader reader = log.reader();
+        CatalogChanges.Owner alice = new CatalogChanges.Owner(Part.Collection.values()[0], "auth0|alice:with:colons");
+        log.publish(new CatalogChanges(Set.of(), Set.of(), Set.of(alice), false));
+        CatalogChanges heard = reader.poll();
+        assertEquals(Set.of(alice), heard.owners(), "an owner alone is a change, published and heard");
+        assertTrue(heard.movies().isEmpty());
+        assertFalse(heard.everything());
+
+        // A change item written before owners existed (no owners attribute) reads back with none.
+        Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> older = new java.util.HashMap<>(
+                TableModel.CHANGE.encode(new TableModel.Change(takeANumberAndDie(), List.of(id(1)), List.of(), false, 0)));
+        older.remove("owners");
+        client.putItem(put -> put.tableName(table).item(older)).join();
+        CatalogChanges old = reader.poll();
+        assertEquals(Set.of(MovieId.of(id(1))), old.movies());
+        assertTrue(old.owners().isEmpty());
+    }
+
+    @Test
+    void anOwnerOfAKindThisVersionDoesNotKnowIsLeftOut() {
+        assertEquals(null, CatalogChanges.Owner.parse("NEWER_KIND:bob"));
+        assertEquals(null, CatalogChanges.Owner.parse("no separator"));
+        assertEquals(new CatalogChanges.Owner(Part.Collection.PERSON, "a:b"), CatalogChanges.Owner.parse("PERSON:a:b"));
     }
 }

@@ -37,6 +37,13 @@ class ErrorCodesTest {
     }
 
     @Test
+    void anErrorClassifiedWithOneOfOurTypesKeepsItAsItsCode() {
+        // The @auth owner check raises FORBIDDEN / UNAUTHENTICATED field errors this way, without a code extension.
+        assertEquals("FORBIDDEN", code(error(ErrorType.FORBIDDEN, "another viewer's"), false));
+        assertEquals("UNAUTHENTICATED", code(error(ErrorType.UNAUTHENTICATED, "nobody signed in"), false));
+    }
+
+    @Test
     void theMessageLocationsAndOtherExtensionsAreKept() {
         GraphQLError coded = ErrorCodes.withCode(error(graphql.ErrorType.ValidationError, "no field"), false);
 
