@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * the SDK sends them), another viewer refused before any call, a deleted movie's entry kept, and
  * watchlistChanged reaching its own viewer only.
  */
-class WatchlistTest {
+class SignedInWatchlistTest {
     private static final String ISSUER = "watchlist-test";
     private static final String AUDIENCE = "moviegraph-api";
     private static final String WRITE_TOKEN = "watchlist-test-write-token";
