@@ -42,7 +42,7 @@ import graphql.schema.GraphQLTypeUtil;
  * A field's own rule replaces its type's; a field without either is public.
  */
 public final class AuthRules {
-    /** The editor's role as the schema's rules name it. */
+    /** What the refusals tell a client to do: it depends on how this deployment lets people in. */
     private final AccessPolicy policy;
 
     public AuthRules(AccessPolicy policy) {
