@@ -63,12 +63,22 @@ public final class TokenVerifier {
     /** How long after a failed discovery tokens are refused without trying the provider again. */
     public static final Duration DISCOVERY_RETRY_INTERVAL = Duration.ofSeconds(5);
 
+    /** How many verified tokens are remembered: the viewers active within a few minutes, on one replica. */
+    static final int VERIFIED_TOKENS = 10_000;
     private static final Logger LOG = LoggerFactory.getLogger(TokenVerifier.class);
     private static final Set<JWSAlgorithm> ACCEPTED_ALGORITHMS = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256);
     /** Plain JWTs, and RFC 9068's access-token type, which some providers (Auth0, Okta) put in typ. */
     private static final Set<JOSEObjectType> ACCEPTED_TYPES = Set.of(JOSEObjectType.JWT,
             new JOSEObjectType("at+jwt"), new JOSEObjectType("application/at+jwt"));
 
+    /**
+     * Tokens verified lately, by digest, until their expiry (checked again at each use, with the clock skew)
+     * and at most {@link #KEYS_TIME_TO_LIVE}: the time a removed key may still be trusted anyway.
+     */
+    private final com.github.benmanes.caffeine.cache.Cache<String, Viewer> verified =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(VERIFIED_TOKENS)
+                    .expireAfterWrite(KEYS_TIME_TO_LIVE).build();
+    private final java.util.concurrent.atomic.AtomicLong signatureChecks = new java.util.concurrent.atomic.AtomicLong();
     private final OidcSettings settings;
     private final Discovery discovery;
     private final Duration discoveryRetryInterval;
@@ -114,6 +124,34 @@ public final class TokenVerifier {
      *                       provider's discovery document or keys cannot be had right now
      */
     public Viewer verify(String compactToken) {
+        // A client sends the same token with every request until it expires: its signature is checked once.
+        String key = digest(compactToken);
+        Viewer known = verified.getIfPresent(key);
+        if (known != null && Instant.now().isBefore(known.expiresAt().plus(settings.clockSkew()))) {
+            return known;
+        }
+        Viewer viewer = verifyNow(compactToken);
+        verified.put(key, viewer);
+        return viewer;
+    }
+
+    /** How many tokens had their signature and claims checked (not answered from the verified tokens). */
+    long signatureChecks() {
+        return signatureChecks.get();
+    }
+
+    /** The SHA-256 of a token, in hex: its key among the verified ones (a token may be kilobytes long). */
+    private static String digest(String token) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every Java has SHA-256", e);
+        }
+    }
+
+    private Viewer verifyNow(String compactToken) {
+        signatureChecks.incrementAndGet();
         SignedJWT token = signedToken(compactToken);
         Provider current = provider();
         JWTClaimsSet claims;

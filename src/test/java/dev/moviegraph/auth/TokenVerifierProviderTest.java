@@ -73,6 +73,24 @@ class TokenVerifierProviderTest {
     }
 
     @Test
+    void aTokenSentAgainIsNotCheckedAgainUntilItExpires() throws Exception {
+        TokenVerifier verifier = new TokenVerifier(provider.settings().withClockSkew(java.time.Duration.ZERO));
+        String token = token(key, "alice");
+        for (int i = 0; i < 20; i++) {
+            assertEquals("alice", verifier.verify(token).subject());
+        }
+        assertEquals(1, verifier.signatureChecks(), "its signature checked once");
+
+        String shortLived = FakeProvider.sign(key, provider.claims("bob")
+                .expirationTime(java.util.Date.from(java.time.Instant.now().plusMillis(4000))).build());
+        assertEquals("bob", verifier.verify(shortLived).subject());
+        Thread.sleep(4500); // exp is in whole seconds: 3 to 4 s from signing
+        AuthException expired = assertThrows(AuthException.class, () -> verifier.verify(shortLived));
+        assertEquals(AuthException.Reason.INVALID_TOKEN, expired.reason());
+        assertTrue(expired.getMessage().contains("expired"), expired.getMessage());
+    }
+
+    @Test
     void aRotatedKeyIsAcceptedAfterExactlyOneMoreFetch() throws Exception {
         TokenVerifier verifier = new TokenVerifier(provider.settings());
         verifier.verify(token(key, "alice"));

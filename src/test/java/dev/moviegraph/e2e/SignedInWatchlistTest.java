@@ -39,6 +39,11 @@ class SignedInWatchlistTest {
             + " movie { title year } } } } }";
 
     private static final RequestCounter counter = new RequestCounter();
+    /** Two movies of the sample besides tt0111161 and tt0068646. */
+    private static final List<String> MORE = dev.moviegraph.local.SampleCatalog.generate(
+                    dev.moviegraph.local.SampleCatalog.DEFAULT_SEED).movies().stream()
+            .map(movie -> movie.id().value()).filter(id -> !id.equals("tt0111161") && !id.equals("tt0068646"))
+            .limit(2).toList();
     private static MockOAuth2Server provider;
     private static Moviegraph server;
     private static GraphQLClient client;
@@ -114,13 +119,13 @@ class SignedInWatchlistTest {
         sleep(5);
         add(me, "tt0068646");
         sleep(5);
-        add(me, "tt0468569");
+        add(me, MORE.get(0));
         JsonNode again = add(me, "tt0111161");
 
         assertEquals(first.path("addedAt").asText(), again.path("addedAt").asText(), "added again: the same entry");
         JsonNode top = page(me, 2, null);
         assertEquals(3, top.path("totalCount").asInt(), "counted once");
-        assertEquals(List.of("tt0468569", "tt0068646"), movieIds(top), "newest first");
+        assertEquals(List.of(MORE.get(0), "tt0068646"), movieIds(top), "newest first");
         assertTrue(top.path("pageInfo").path("hasNextPage").asBoolean());
         assertEquals("The Shawshank Redemption", first.path("movie").path("title").asText());
 
@@ -131,13 +136,13 @@ class SignedInWatchlistTest {
         assertTrue(remove(me, "tt0068646"));
         assertFalse(remove(me, "tt0068646"), "not there any more");
         assertEquals(2, page(me, 10, null).path("totalCount").asInt());
-        assertEquals(List.of("tt0468569", "tt0111161"), movieIds(page(me, 10, null)));
+        assertEquals(List.of(MORE.get(0), "tt0111161"), movieIds(page(me, 10, null)));
     }
 
     @Test
     void aPageIsOneQueryAndOneBatchGetItemForItsMovies() {
         String me = "carl";
-        for (String id : List.of("tt0111161", "tt0068646", "tt0071562", "tt0468569")) {
+        for (String id : List.of("tt0111161", "tt0068646", MORE.get(0), MORE.get(1))) {
             add(me, id);
         }
         counter.reset();
