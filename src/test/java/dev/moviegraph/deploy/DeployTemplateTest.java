@@ -89,9 +89,10 @@ class DeployTemplateTest {
         template = new ObjectMapper(new YAMLFactory()).readTree(TEMPLATE.toFile());
         dynamo = EmbeddedDynamo.ephemeral(true);
         Map<String, String> env = new HashMap<>(containerEnvironment());
-        // the template's environment, on the engine instead of AWS, and its sample table to read
+        // the template's environment, on the engine instead of AWS, and its sample table to read; this test
+        // is one client sending every path at once after a warm-up: no per-client limit to run into
         env.putAll(Map.of("DYNAMODB_ENDPOINT", dynamo.endpoint().toString(), "PORT", "0", "CREATE_TABLE", "true",
-                "TABLE_NAME", TABLE, "WARMUP_SECONDS", "0", "WRITE_TOKEN", TOKEN));
+                "TABLE_NAME", TABLE, "WARMUP_SECONDS", "0", "WRITE_TOKEN", TOKEN, "CLIENT_READ_UNITS_PER_SECOND", "0"));
         env.remove("AWS_REGION");
         server = Moviegraph.start(AppConfig.fromEnvironment(env), List.of(gateway));
         streams = DynamoDbStreamsAsyncClient.builder().endpointOverride(dynamo.endpoint()).region(Region.US_EAST_1)

@@ -143,6 +143,20 @@ class AuthorizationCheckTest {
     }
 
     @Test
+    void theShippedSchemaWithoutItsMutationRuleDoesNotStartAndSaysWhichField() throws Exception {
+        String shipped;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/schema.graphqls")) {
+            shipped = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        String unruled = shipped.replace("type Mutation @auth(requires: EDITOR) {", "type Mutation {");
+        assertFalse(unruled.equals(shipped), "the shipped schema rules its mutations on the type");
+        IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> GraphQLService.builder(catalog, new GatewayMetrics()).schema(unruled).build());
+        assertTrue(refused.getMessage().contains("Mutation.putMovie has no @auth rule"), refused.getMessage());
+        assertFalse(refused.getMessage().contains("Mutation.addToWatchlist"), "its own rule covers it");
+    }
+
+    @Test
     void queriesOfTheCatalogNeedNoSignIn() {
         GraphQLAnswer answer = answer(new AccessPolicy(true, true), "{ movie(id: \"tt0111161\") { title } }",
                 Viewer.ANONYMOUS, TraceMode.OFF);
