@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * {@link #KEYS_MIN_FETCH_INTERVAL}.
  *
  * <p>Accepted: tokens signed with RS256 or ES256 by a key the provider publishes, whose {@code iss} is the
- * configured issuer exactly, whose {@code aud} contains the configured audience, that have a subject and an
+ * configured issuer exactly, whose {@code aud} contains the configured audience (or, without aud, whose
+ * {@code client_id} is it), that have a subject and an
  * expiry and are within {@code nbf} and {@code exp} give or take the settings' clock skew. Everything else is
  * refused with {@link AuthException.Reason#INVALID_TOKEN} and a message that says which of these failed.
  * Thread-safe; one instance serves the whole server.
@@ -170,6 +171,9 @@ public final class TokenVerifier {
             throw AuthException.invalid("The token's signature could not be checked: it is not a valid "
                     + token.getHeader().getAlgorithm() + " signature");
         }
+        if (!meantForThisApi(claims)) {
+            throw notMeantForThisApi();
+        }
         String subject = claims.getSubject();
         if (subject == null || subject.isBlank()) {
             throw noSubject();
@@ -261,7 +265,8 @@ public final class TokenVerifier {
     private Provider discover() throws ProviderFailure {
         ProviderKeys keys = new ProviderKeys(discovery.jwksUri(), settings, KEYS_TIME_TO_LIVE,
                 KEYS_MIN_FETCH_INTERVAL);
-        DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(settings.audience(),
+        // No audience here: meantForThisApi checks it after, as aud or, without aud, client_id.
+        DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>((String) null,
                 new JWTClaimsSet.Builder().issuer(settings.issuer().toString()).build(), Set.of("sub", "exp"));
         claims.setMaxClockSkew((int) settings.clockSkew().toSeconds());
         DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
@@ -275,6 +280,24 @@ public final class TokenVerifier {
         Set<JOSEObjectType> types = new java.util.HashSet<>(ACCEPTED_TYPES);
         types.add(null); // no typ header at all, as most providers send
         return types;
+    }
+
+    /**
+     * Whether the token is for this API: its {@code aud} includes the audience, or, for a token with no
+     * {@code aud} at all, its {@code client_id} is the audience (Amazon Cognito's access tokens name the
+     * app client so, RFC 9068's {@code client_id}).
+     */
+    private boolean meantForThisApi(JWTClaimsSet claims) {
+        List<String> audience = claims.getAudience();
+        if (audience != null && !audience.isEmpty()) {
+            return audience.contains(settings.audience());
+        }
+        return settings.audience().equals(claims.getClaim("client_id"));
+    }
+
+    private AuthException notMeantForThisApi() {
+        return AuthException.invalid("The token is not meant for this API: its audience (aud) must include '"
+                + settings.audience() + "' (or, without aud, its client_id must be it)");
     }
 
     /**
@@ -292,10 +315,8 @@ public final class TokenVerifier {
         if (failure instanceof ExpiredJWTException) {
             return AuthException.invalid("The token expired at " + instant(claims.getExpirationTime()));
         }
-        List<String> audience = claims.getAudience();
-        if (audience == null || !audience.contains(settings.audience())) {
-            return AuthException.invalid("The token is not meant for this API: its audience (aud) must include '"
-                    + settings.audience() + "'");
+        if (!meantForThisApi(claims)) {
+            return notMeantForThisApi();
         }
         if (claims.getClaim("sub") == null) {
             return noSubject();

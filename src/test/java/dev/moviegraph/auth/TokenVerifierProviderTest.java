@@ -73,6 +73,24 @@ class TokenVerifierProviderTest {
     }
 
     @Test
+    void aTokenWithoutAudienceIsForThisApiWhenItsClientIdIs() throws Exception {
+        // Amazon Cognito's access tokens: no aud, the app client in client_id.
+        TokenVerifier verifier = new TokenVerifier(provider.settings());
+        String cognitoAccess = FakeProvider.sign(key, provider.claims("alice").audience((java.util.List<String>) null)
+                .claim("token_use", "access").claim("client_id", FakeProvider.AUDIENCE).build());
+        assertEquals("alice", verifier.verify(cognitoAccess).subject());
+
+        String otherClient = FakeProvider.sign(key, provider.claims("bob").audience((java.util.List<String>) null)
+                .claim("client_id", "another-app").build());
+        AuthException refused = assertThrows(AuthException.class, () -> verifier.verify(otherClient));
+        assertTrue(refused.getMessage().contains("not meant for this API"), refused.getMessage());
+
+        String otherAudience = FakeProvider.sign(key, provider.claims("carl").audience("another-api")
+                .claim("client_id", FakeProvider.AUDIENCE).build());
+        assertThrows(AuthException.class, () -> verifier.verify(otherAudience), "an aud, when there is one, decides");
+    }
+
+    @Test
     void aTokenSentAgainIsNotCheckedAgainUntilItExpires() throws Exception {
         TokenVerifier verifier = new TokenVerifier(provider.settings().withClockSkew(java.time.Duration.ZERO));
         String token = token(key, "alice");
