@@ -67,7 +67,8 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
      * the provider's published keys.
      *
      * @param issuer           OIDC_ISSUER: the provider's issuer URL, exactly as its tokens' {@code iss} says
-     * @param audience         OIDC_AUDIENCE: what a token's {@code aud} must contain (this API's identifier or client id)
+     * @param audience         OIDC_AUDIENCE: what a token's {@code aud} must contain (this API's identifier or client id;
+     *                         a token without {@code aud} must have it as {@code client_id})
      * @param rolesClaim       OIDC_ROLES_CLAIM: the claim listing a viewer's roles ({@code roles}; {@code cognito:groups},
      *                         {@code realm_access.roles}...); the role {@code editor} may change the catalog
      * @param clockSkewSeconds OIDC_CLOCK_SKEW_SECONDS: how far the provider's clock may be from ours (60)
