@@ -47,6 +47,9 @@ final class ProviderKeys {
                 // minutes on the request that finds the keys stale costs one round trip.
                 .refreshAheadCache(false)
                 .rateLimited(minFetchInterval.toMillis())
+                // Stale keys are still used for a while when a fetch fails (the provider is down): new
+                // sign-ins go on through a short outage; a key cannot rotate while nobody can fetch it.
+                .outageTolerant(TokenVerifier.KEYS_OUTAGE_TOLERANCE.toMillis())
                 .build();
     }
 

@@ -59,6 +59,11 @@ import org.slf4j.LoggerFactory;
 public final class TokenVerifier {
     /** How long a fetched key set is used before it is fetched again. */
     public static final Duration KEYS_TIME_TO_LIVE = Duration.ofMinutes(5);
+    /**
+     * How long the last keys fetched are still used while the provider cannot be reached once they are
+     * stale: a provider's short outage does not refuse every new sign-in (no key can rotate meanwhile).
+     */
+    public static final Duration KEYS_OUTAGE_TOLERANCE = Duration.ofHours(1);
     /** The rate limit of key fetches: at most two in this interval (a scheduled one and one for a new key). */
     public static final Duration KEYS_MIN_FETCH_INTERVAL = Duration.ofSeconds(30);
     /** How long after a failed discovery tokens are refused without trying the provider again. */
@@ -83,6 +88,7 @@ public final class TokenVerifier {
     private final OidcSettings settings;
     private final Discovery discovery;
     private final Duration discoveryRetryInterval;
+    private final Duration keysTimeToLive;
     private final Object discoveryLock = new Object();
     /** Null until discovery succeeds; then fixed. */
     private volatile Provider provider;
@@ -100,11 +106,17 @@ public final class TokenVerifier {
 
     /** With another pause between discovery attempts (tests). */
     TokenVerifier(OidcSettings settings, Duration discoveryRetryInterval) {
+        this(settings, discoveryRetryInterval, KEYS_TIME_TO_LIVE);
+    }
+
+    /** With another pause between discovery attempts and another time to live of the keys (tests). */
+    TokenVerifier(OidcSettings settings, Duration discoveryRetryInterval, Duration keysTimeToLive) {
         if (settings == null) {
             throw new IllegalArgumentException("TokenVerifier needs OidcSettings");
         }
         this.settings = settings;
         this.discoveryRetryInterval = discoveryRetryInterval;
+        this.keysTimeToLive = keysTimeToLive;
         HttpClient http = HttpClient.newBuilder()
                 .connectTimeout(settings.timeout())
                 .followRedirects(HttpClient.Redirect.NORMAL)
@@ -263,8 +275,10 @@ public final class TokenVerifier {
     }
 
     private Provider discover() throws ProviderFailure {
-        ProviderKeys keys = new ProviderKeys(discovery.jwksUri(), settings, KEYS_TIME_TO_LIVE,
-                KEYS_MIN_FETCH_INTERVAL);
+        // Nimbus wants the rate limit's interval below the keys' time to live (only tests make it short).
+        Duration minFetchInterval = KEYS_MIN_FETCH_INTERVAL.compareTo(keysTimeToLive) < 0 ? KEYS_MIN_FETCH_INTERVAL
+                : keysTimeToLive.dividedBy(2);
+        ProviderKeys keys = new ProviderKeys(discovery.jwksUri(), settings, keysTimeToLive, minFetchInterval);
         // No audience here: meantForThisApi checks it after, as aud or, without aud, client_id.
         DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>((String) null,
                 new JWTClaimsSet.Builder().issuer(settings.issuer().toString()).build(), Set.of("sub", "exp"));

@@ -45,6 +45,7 @@ final class FakeProvider implements AutoCloseable {
     private volatile String issuerInDocument;
     private volatile String jwksUri;
     private volatile String jwksBody;
+    private volatile int keysStatus = 200;
 
     FakeProvider() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -88,6 +89,11 @@ final class FakeProvider implements AutoCloseable {
 
     void pointKeysTo(String uri) {
         jwksUri = uri;
+    }
+
+    /** Answer the key set's requests with this status (200 to serve it again). */
+    void answerKeysWith(int status) {
+        keysStatus = status;
     }
 
     /** Serve this text instead of the published keys. */
@@ -134,7 +140,7 @@ final class FakeProvider implements AutoCloseable {
     private void keys(HttpExchange exchange) throws IOException {
         keyRequests.incrementAndGet();
         String body = jwksBody != null ? jwksBody : new JWKSet(List.copyOf(published)).toString(true);
-        respond(exchange, 200, body);
+        respond(exchange, keysStatus, keysStatus == 200 ? body : "unavailable");
     }
 
     private static void respond(HttpExchange exchange, int status, String body) throws IOException {

@@ -91,6 +91,18 @@ class TokenVerifierProviderTest {
     }
 
     @Test
+    void staleKeysStillVerifyNewTokensWhileTheProviderIsDown() throws Exception {
+        TokenVerifier verifier = new TokenVerifier(provider.settings(), TokenVerifier.DISCOVERY_RETRY_INTERVAL,
+                java.time.Duration.ofSeconds(1));
+        assertEquals("alice", verifier.verify(token(key, "alice")).subject());
+        provider.answerKeysWith(503);
+        Thread.sleep(1500); // the keys are stale: the next token makes the verifier fetch them, in vain
+
+        assertEquals("bob", verifier.verify(token(key, "bob")).subject(), "the last keys, through the outage");
+        assertTrue(provider.keyRequests() >= 2, "it did try the provider: " + provider.keyRequests());
+    }
+
+    @Test
     void aTokenSentAgainIsNotCheckedAgainUntilItExpires() throws Exception {
         TokenVerifier verifier = new TokenVerifier(provider.settings().withClockSkew(java.time.Duration.ZERO));
         String token = token(key, "alice");
