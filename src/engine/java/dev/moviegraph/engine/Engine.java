@@ -12,6 +12,8 @@ import dev.moviegraph.engine.api.Throughput;
 import dev.moviegraph.engine.api.TransactApi;
 import dev.moviegraph.engine.capacity.PartitionLimits;
 import dev.moviegraph.engine.http.EngineHttp;
+import dev.moviegraph.engine.legacy.LegacyParameters;
+import dev.moviegraph.engine.partiql.PartiqlApi;
 import dev.moviegraph.engine.store.Journal;
 import dev.moviegraph.engine.stream.Streams;
 import dev.moviegraph.engine.table.ChangeListener;
@@ -77,16 +79,23 @@ public final class Engine implements AutoCloseable {
         operations.put(dynamo + "ListTables", tableApi::listTables);
         operations.put(dynamo + "UpdateTimeToLive", tableApi::updateTimeToLive);
         operations.put(dynamo + "DescribeTimeToLive", tableApi::describeTimeToLive);
-        operations.put(dynamo + "GetItem", items::getItem);
-        operations.put(dynamo + "PutItem", items::putItem);
-        operations.put(dynamo + "UpdateItem", items::updateItem);
-        operations.put(dynamo + "DeleteItem", items::deleteItem);
-        operations.put(dynamo + "Query", reads::query);
-        operations.put(dynamo + "Scan", reads::scan);
-        operations.put(dynamo + "BatchGetItem", batches::batchGetItem);
+        operations.put(dynamo + "GetItem", legacy("GetItem", items::getItem));
+        operations.put(dynamo + "PutItem", legacy("PutItem", items::putItem));
+        operations.put(dynamo + "UpdateItem", legacy("UpdateItem", items::updateItem));
+        operations.put(dynamo + "DeleteItem", legacy("DeleteItem", items::deleteItem));
+        operations.put(dynamo + "Query", legacy("Query", reads::query));
+        operations.put(dynamo + "Scan", legacy("Scan", reads::scan));
+        operations.put(dynamo + "BatchGetItem", legacy("BatchGetItem", batches::batchGetItem));
         operations.put(dynamo + "BatchWriteItem", batches::batchWriteItem);
         operations.put(dynamo + "TransactWriteItems", transactions::transactWriteItems);
         operations.put(dynamo + "TransactGetItems", transactions::transactGetItems);
+        PartiqlApi partiql = new PartiqlApi(tables, items, reads, batches, transactions);
+        operations.put(dynamo + "ExecuteStatement", partiql::executeStatement);
+        operations.put(dynamo + "BatchExecuteStatement", partiql::batchExecuteStatement);
+        operations.put(dynamo + "ExecuteTransaction", partiql::executeTransaction);
+        operations.put(dynamo + "TagResource", tableApi::tagResource);
+        operations.put(dynamo + "UntagResource", tableApi::untagResource);
+        operations.put(dynamo + "ListTagsOfResource", tableApi::listTagsOfResource);
         String stream = "DynamoDBStreams_20120810.";
         operations.put(stream + "ListStreams", streams::listStreams);
         operations.put(stream + "DescribeStream", streams::describeStream);
@@ -109,6 +118,11 @@ public final class Engine implements AutoCloseable {
             throw e;
         }
         return new Engine(http, ttl, journal, background);
+    }
+
+    /** An operation that also takes DynamoDB's legacy parameters, rewritten as expressions before it runs. */
+    private static Function<JsonNode, ObjectNode> legacy(String operation, Function<JsonNode, ObjectNode> modern) {
+        return request -> modern.apply(LegacyParameters.translate(operation, request));
     }
 
     public int port() {

@@ -311,6 +311,18 @@ public final class TableApi {
         return response;
     }
 
+    public ObjectNode tagResource(JsonNode request) {
+        throw ApiException.unknownOperation("TagResource");
+    }
+
+    public ObjectNode untagResource(JsonNode request) {
+        throw ApiException.unknownOperation("UntagResource");
+    }
+
+    public ObjectNode listTagsOfResource(JsonNode request) {
+        throw ApiException.unknownOperation("ListTagsOfResource");
+    }
+
     public ObjectNode describeTimeToLive(JsonNode request) {
         Table table = tables.require(Fields.required(request, "TableName", "tableName"));
         ObjectNode response = NODES.objectNode();
