@@ -40,13 +40,22 @@ public final class BatchApi {
     }
 
     public ObjectNode batchGetItem(JsonNode request) {
-        JsonNode requestItems = requestItems(request);
+        JsonNode requestItems = requestItems(request, "BatchGetItem");
+        Members.unnamed(request).consumedCapacity().check();
         int keys = 0;
-        for (JsonNode perTable : requestItems) {
-            keys += perTable.path("Keys").size();
-            if (perTable.path("Keys").isEmpty()) {
+        Iterator<Map.Entry<String, JsonNode>> sizes = requestItems.fields();
+        while (sizes.hasNext()) {
+            Map.Entry<String, JsonNode> perTable = sizes.next();
+            int asked = perTable.getValue().path("Keys").size();
+            keys += asked;
+            if (asked == 0) {
                 throw ApiException.validation("1 validation error detected: Value at 'requestItems.keys' failed to"
                         + " satisfy constraint: Member must have length greater than or equal to 1");
+            }
+            if (asked > MAX_GET_KEYS) {
+                throw ApiException.validation("1 validation error detected: Value at 'RequestItems." + perTable.getKey()
+                        + ".member.Keys' failed to satisfy constraint: Member must have length less than or equal to "
+                        + MAX_GET_KEYS);
             }
         }
         if (keys > MAX_GET_KEYS) {
@@ -61,7 +70,7 @@ public final class BatchApi {
         Iterator<Map.Entry<String, JsonNode>> tablesAsked = requestItems.fields();
         while (tablesAsked.hasNext()) {
             Map.Entry<String, JsonNode> entry = tablesAsked.next();
-            Table table = tables.require(entry.getKey());
+            Table table = tables.forItems(entry.getKey());
             JsonNode perTable = entry.getValue();
             Fields.refuseLegacy(perTable, "AttributesToGet");
             Placeholders placeholders = new Placeholders(Fields.names(perTable), Map.of());
@@ -115,13 +124,18 @@ public final class BatchApi {
     }
 
     public ObjectNode batchWriteItem(JsonNode request) {
-        JsonNode requestItems = requestItems(request);
+        JsonNode requestItems = requestItems(request, "BatchWriteItem");
+        Members.unnamed(request).consumedCapacity()
+                .oneOf("ReturnItemCollectionMetrics", "returnItemCollectionMetrics", Members.COLLECTION_METRICS)
+                .check();
         int writes = 0;
         for (JsonNode perTable : requestItems) {
-            if (!perTable.isArray() || perTable.isEmpty()) {
-                throw ApiException.validation("1 validation error detected: Value at 'requestItems' failed to satisfy"
-                        + " constraint: Map value must satisfy constraint: [Member must have length less than or equal"
-                        + " to 25, Member must have length greater than or equal to 1]");
+            if (!perTable.isArray() || perTable.isEmpty() || perTable.size() > MAX_WRITES) {
+                // DynamoDB echoes the whole map, as its own model's text, ahead of the constraint
+                throw ApiException.validation("1 validation error detected: Value '" + echo(requestItems)
+                        + "' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member"
+                        + " must have length less than or equal to 25, Member must have length greater than or equal"
+                        + " to 1]");
             }
             writes += perTable.size();
         }
@@ -133,7 +147,7 @@ public final class BatchApi {
         Iterator<Map.Entry<String, JsonNode>> names = requestItems.fields();
         while (names.hasNext()) {
             Map.Entry<String, JsonNode> entry = names.next();
-            Table table = tables.require(entry.getKey());
+            Table table = tables.forItems(entry.getKey());
             byName.put(entry.getKey(), table);
             Set<RowKey> seen = new HashSet<>();
             for (JsonNode write : entry.getValue()) {
@@ -197,12 +211,32 @@ public final class BatchApi {
         return response;
     }
 
-    private static JsonNode requestItems(JsonNode request) {
+    private static JsonNode requestItems(JsonNode request, String operation) {
         JsonNode items = request.get("RequestItems");
-        if (items == null || !items.isObject() || items.isEmpty()) {
+        if (items == null || items.isNull()) {
             throw ApiException.validation("1 validation error detected: Value null at 'requestItems' failed to satisfy"
                     + " constraint: Member must not be null");
         }
+        if (!items.isObject()) {
+            throw ApiException.serialization("Unexpected value type in payload");
+        }
+        if (items.isEmpty()) {
+            throw ApiException.validation("The requestItems parameter is required for " + operation);
+        }
         return items;
+    }
+
+    /** The request map as DynamoDB echoes it in a constraint message: {table=[request, ...], ...}. */
+    private static String echo(JsonNode requestItems) {
+        StringBuilder text = new StringBuilder("{");
+        requestItems.fields().forEachRemaining(entry -> {
+            text.append(text.length() == 1 ? "" : ", ").append(entry.getKey()).append("=[");
+            int i = 0;
+            for (JsonNode write : entry.getValue()) {
+                text.append(i++ == 0 ? "" : ", ").append(write);
+            }
+            text.append(']');
+        });
+        return text.append('}').toString();
     }
 }

@@ -11,18 +11,30 @@ import java.util.TreeMap;
 
 /**
  * The capacity one request consumed on one table, by table and by index, shown as DynamoDB shows it when
- * ReturnConsumedCapacity is TOTAL (the sum) or INDEXES (the sum and its parts).
+ * ReturnConsumedCapacity is TOTAL (the sum) or INDEXES (the sum and its parts). DynamoDB splits the units into
+ * ReadCapacityUnits or WriteCapacityUnits for transactions only; every other operation shows CapacityUnits alone.
  */
 final class Consumed {
     private final String table;
     private final boolean reads;
+    private final boolean split;
     private double tableUnits;
     private final Map<String, Double> global = new TreeMap<>();
     private final Map<String, Double> local = new TreeMap<>();
 
     Consumed(String table, boolean reads) {
+        this(table, reads, false);
+    }
+
+    private Consumed(String table, boolean reads, boolean split) {
         this.table = table;
         this.reads = reads;
+        this.split = split;
+    }
+
+    /** A transaction's capacity on one table, whose answer names reads or writes besides the total. */
+    static Consumed ofTransaction(String table, boolean reads) {
+        return new Consumed(table, reads, true);
     }
 
     void table(double units) {
@@ -62,7 +74,9 @@ final class Consumed {
         node.put("TableName", table);
         double total = total();
         node.put("CapacityUnits", total);
-        node.put(reads ? "ReadCapacityUnits" : "WriteCapacityUnits", total);
+        if (split) {
+            node.put(reads ? "ReadCapacityUnits" : "WriteCapacityUnits", total);
+        }
         if (mode.equals("INDEXES")) {
             node.set("Table", part(tableUnits));
             if (!global.isEmpty()) {
@@ -80,7 +94,9 @@ final class Consumed {
     private ObjectNode part(double units) {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         node.put("CapacityUnits", units);
-        node.put(reads ? "ReadCapacityUnits" : "WriteCapacityUnits", units);
+        if (split) {
+            node.put(reads ? "ReadCapacityUnits" : "WriteCapacityUnits", units);
+        }
         return node;
     }
 }

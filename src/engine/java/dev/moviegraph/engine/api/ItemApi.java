@@ -22,12 +22,15 @@ import dev.moviegraph.engine.value.Wire;
 import dev.moviegraph.engine.value.WireItem;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /** GetItem, PutItem, UpdateItem and DeleteItem. */
 public final class ItemApi {
     private static final Set<String> PUT_RETURNS = Set.of("NONE", "ALL_OLD");
+    private static final List<String> CONDITION = List.of("ConditionExpression");
+    private static final List<String> UPDATE_EXPRESSIONS = List.of("UpdateExpression", "ConditionExpression");
     private static final Set<String> UPDATE_RETURNS = Set.of("NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW");
 
     private final Tables tables;
@@ -40,7 +43,9 @@ public final class ItemApi {
 
     public ObjectNode getItem(JsonNode request) {
         Fields.refuseLegacy(request, "AttributesToGet");
-        Table table = tables.require(Fields.text(request, "TableName"));
+        Members.of(request).consumedCapacity().check();
+        Fields.requireExpressions(request, List.of("ProjectionExpression"), List.of(), "ProjectionExpression is null");
+        Table table = tables.forItems(Fields.text(request, "TableName"));
         RowKey key = Validation.key(table.spec(), Wire.item(request.get("Key")));
         Placeholders placeholders = new Placeholders(Fields.names(request), Map.of());
         String projectionText = Fields.text(request, "ProjectionExpression");
@@ -62,7 +67,8 @@ public final class ItemApi {
 
     public ObjectNode putItem(JsonNode request) {
         Fields.refuseLegacy(request, "Expected", "ConditionalOperator");
-        Table table = tables.require(Fields.text(request, "TableName"));
+        writeMembers(request, false);
+        Table table = tables.forItems(Fields.text(request, "TableName"));
         Map<String, Value> item = Wire.item(request.get("Item"));
         RowKey key = Validation.item(table.spec(), item);
         String returns = returnValues(request, PUT_RETURNS);
@@ -70,6 +76,7 @@ public final class ItemApi {
         boolean oldOnFailure = oldOnFailure(request);
         StoredItem stored = StoredItem.of(item);
         WriteResult result = table.write(key, before -> {
+            notInTransaction(table, key);
             check(condition, before, oldOnFailure, throughput, table, key);
             throughput.write(table, key.partition(), before, stored);
             return stored;
@@ -79,12 +86,14 @@ public final class ItemApi {
 
     public ObjectNode deleteItem(JsonNode request) {
         Fields.refuseLegacy(request, "Expected", "ConditionalOperator");
-        Table table = tables.require(Fields.text(request, "TableName"));
+        writeMembers(request, false);
+        Table table = tables.forItems(Fields.text(request, "TableName"));
         RowKey key = Validation.key(table.spec(), Wire.item(request.get("Key")));
         String returns = returnValues(request, PUT_RETURNS);
         Condition condition = condition(request);
         boolean oldOnFailure = oldOnFailure(request);
         WriteResult result = table.write(key, before -> {
+            notInTransaction(table, key);
             check(condition, before, oldOnFailure, throughput, table, key);
             throughput.write(table, key.partition(), before, null);
             return null;
@@ -94,7 +103,8 @@ public final class ItemApi {
 
     public ObjectNode updateItem(JsonNode request) {
         Fields.refuseLegacy(request, "Expected", "AttributeUpdates", "ConditionalOperator");
-        Table table = tables.require(Fields.text(request, "TableName"));
+        writeMembers(request, true);
+        Table table = tables.forItems(Fields.text(request, "TableName"));
         TableSpec spec = table.spec();
         Map<String, Value> keyAttributes = Wire.item(request.get("Key"));
         RowKey key = Validation.key(spec, keyAttributes);
@@ -115,6 +125,7 @@ public final class ItemApi {
         }
         boolean oldOnFailure = oldOnFailure(request);
         WriteResult result = table.write(key, before -> {
+            notInTransaction(table, key);
             check(condition, before, oldOnFailure, throughput, table, key);
             Map<String, Value> base = before == null ? keyAttributes : before.attributes();
             Map<String, Value> after = update == null ? new LinkedHashMap<>(base) : update.apply(base);
@@ -130,6 +141,22 @@ public final class ItemApi {
             default -> null;
         };
         return written(request, table, result, attributes == null || attributes.isEmpty() ? null : attributes);
+    }
+
+    /** The members every single-item write checks before it looks at the table. */
+    private static void writeMembers(JsonNode request, boolean update) {
+        Members.of(request).consumedCapacity()
+                .oneOf("ReturnItemCollectionMetrics", "returnItemCollectionMetrics", Members.COLLECTION_METRICS)
+                .oneOf("ReturnValues", "returnValues", Members.RETURN_VALUES)
+                .oneOf("ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure",
+                        Members.ON_CONDITION_FAILURE)
+                .check();
+        if (update) {
+            Fields.requireExpressions(request, UPDATE_EXPRESSIONS, UPDATE_EXPRESSIONS,
+                    "UpdateExpression and ConditionExpression are null");
+        } else {
+            Fields.requireExpressions(request, CONDITION, CONDITION, "ConditionExpression is null");
+        }
     }
 
     private ObjectNode written(JsonNode request, Table table, WriteResult result, Map<String, Value> attributes) {
@@ -192,6 +219,13 @@ public final class ItemApi {
                     + " value set: [ALL_OLD, NONE]");
         }
         return "ALL_OLD".equals(value);
+    }
+
+    /** Refuses a single write to an item that a transaction in flight is writing, as DynamoDB does. */
+    private void notInTransaction(Table table, RowKey key) {
+        if (tables.claims().isClaimed(table.name(), key)) {
+            throw ApiException.transactionConflict(TransactApi.TRANSACTION_ONGOING);
+        }
     }
 
     /** Refuses the write when its condition fails on the current item, charging the refusal as DynamoDB does. */

@@ -26,6 +26,7 @@ import dev.moviegraph.engine.value.Wire;
 import dev.moviegraph.engine.value.WireItem;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 
@@ -88,7 +89,12 @@ public final class ReadApi {
 
     public ObjectNode query(JsonNode request) {
         Fields.refuseLegacy(request, "KeyConditions", "QueryFilter", "AttributesToGet", "ConditionalOperator");
-        Table table = tables.require(Fields.text(request, "TableName"));
+        // Query's model words its Limit apart from Scan's: no value shown, 'Limit' capitalised
+        Members.of(request).consumedCapacity().oneOf("Select", "select", Members.SELECT)
+                .atLeast("Limit", "Limit", 1, false).check();
+        Fields.requireExpressions(request, List.of("KeyConditionExpression", "FilterExpression", "ProjectionExpression"),
+                List.of("KeyConditionExpression", "FilterExpression"), "FilterExpression and KeyConditionExpression are null");
+        Table table = tables.forItems(Fields.text(request, "TableName"));
         Source source = Source.of(table, Fields.text(request, "IndexName"));
         boolean consistent = consistent(request, source);
         Placeholders placeholders = placeholders(request);
@@ -120,7 +126,11 @@ public final class ReadApi {
 
     public ObjectNode scan(JsonNode request) {
         Fields.refuseLegacy(request, "ScanFilter", "AttributesToGet", "ConditionalOperator");
-        Table table = tables.require(Fields.text(request, "TableName"));
+        Members.of(request).consumedCapacity().oneOf("Select", "select", Members.SELECT)
+                .atLeast("Limit", "limit", 1, true).check();
+        Fields.requireExpressions(request, List.of("FilterExpression", "ProjectionExpression"),
+                List.of("FilterExpression"), "FilterExpression is null");
+        Table table = tables.forItems(Fields.text(request, "TableName"));
         Source source = Source.of(table, Fields.text(request, "IndexName"));
         boolean consistent = consistent(request, source);
         Placeholders placeholders = placeholders(request);
@@ -129,9 +139,13 @@ public final class ReadApi {
         Integer segment = Fields.integer(request, "Segment");
         Integer total = Fields.integer(request, "TotalSegments");
         if (segment != null || total != null) {
-            if (segment == null || total == null) {
+            if (total == null) {
                 throw ApiException.validation("The TotalSegments parameter is required but was not present in the request"
                         + " when Segment parameter is present");
+            }
+            if (segment == null) {
+                throw ApiException.validation("The Segment parameter is required but was not present in the request when"
+                        + " parameter TotalSegments is present");
             }
             if (total < 1 || total > 1_000_000 || segment < 0 || segment >= total) {
                 throw ApiException.validation("The Segment parameter is zero-based and must be less than parameter"
@@ -192,10 +206,6 @@ public final class ReadApi {
             throw ApiException.validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
         }
         Integer limit = Fields.integer(request, "Limit");
-        if (limit != null && limit < 1) {
-            throw ApiException.validation("1 validation error detected: Value '" + limit + "' at 'limit' failed to"
-                    + " satisfy constraint: Member must have value greater than or equal to 1");
-        }
         boolean fromTable = false;
         IndexSpec index = source.index();
         if (index != null && !index.projection().type().equals("ALL")) {

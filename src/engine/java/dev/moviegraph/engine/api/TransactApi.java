@@ -16,6 +16,7 @@ import dev.moviegraph.engine.table.RowKey;
 import dev.moviegraph.engine.table.StoredItem;
 import dev.moviegraph.engine.table.Table;
 import dev.moviegraph.engine.table.Tables;
+import dev.moviegraph.engine.table.TransactionClaims;
 import dev.moviegraph.engine.table.WriteResult;
 import dev.moviegraph.engine.value.Sizes;
 import dev.moviegraph.engine.value.Value;
@@ -40,6 +41,8 @@ import java.util.function.UnaryOperator;
 public final class TransactApi {
     static final int MAX_ACTIONS = 100;
     static final long MAX_BYTES = 4L * 1024 * 1024;
+    /** DynamoDB's words for an item another transaction is writing. */
+    static final String TRANSACTION_ONGOING = "Transaction is ongoing for the item";
 
     private final Tables tables;
     private final Throughput throughput;
@@ -60,10 +63,7 @@ public final class TransactApi {
 
     public ObjectNode transactWriteItems(JsonNode request) {
         JsonNode items = request.get("TransactItems");
-        if (items == null || !items.isArray() || items.isEmpty()) {
-            throw ApiException.validation("1 validation error detected: Value null at 'transactItems' failed to satisfy"
-                    + " constraint: Member must not be null");
-        }
+        transactItems(items);
         if (items.size() > MAX_ACTIONS) {
             throw ApiException.validation("1 validation error detected: Value '[...]' at 'transactItems' failed to"
                     + " satisfy constraint: Member must have length less than or equal to " + MAX_ACTIONS);
@@ -89,10 +89,39 @@ public final class TransactApi {
         if (bytes > MAX_BYTES) {
             throw ApiException.validation("Transaction size has exceeded the maximum allowed size of 4 MB");
         }
+        List<TransactionClaims.Item> claimed = actions.stream()
+                .map(action -> new TransactionClaims.Item(action.table().name(), action.key())).toList();
+        Object owner = new Object();
+        int conflict = tables.claims().claimAll(claimed, owner);
+        if (conflict >= 0) {
+            throw conflicted(actions.size(), conflict);
+        }
+        Map<String, Consumed> consumed = new LinkedHashMap<>();
+        try {
+            commit(actions, consumed);
+        } finally {
+            tables.claims().releaseAll(claimed, owner);
+        }
+        ObjectNode response = JsonNodeFactory.instance.objectNode();
+        String mode = Consumed.mode(request);
+        if (!mode.equals("NONE")) {
+            ArrayNode list = response.putArray("ConsumedCapacity");
+            consumed.values().forEach(perTable -> {
+                perTable.scale(2);
+                list.add(perTable.json(mode));
+            });
+        }
+        if (token != null) {
+            tokens.remember(token, request, response);
+        }
+        return response;
+    }
+
+    /** Checks every condition under the items' locks, then writes all or nothing. */
+    private void commit(List<Action> actions, Map<String, Consumed> consumed) {
         List<ReentrantLock> held = tables.locks().lockAll(
                 actions.stream().map(action -> action.table().name()).toList(),
                 actions.stream().map(Action::key).toList());
-        Map<String, Consumed> consumed = new LinkedHashMap<>();
         try {
             List<Map<String, Object>> reasons = new ArrayList<>();
             List<UnaryOperator<StoredItem>> changes = new ArrayList<>();
@@ -128,7 +157,7 @@ public final class TransactApi {
             atomically.accept(() -> {
                 for (int i = 0; i < actions.size(); i++) {
                     Action action = actions.get(i);
-                    Consumed perTable = consumed.computeIfAbsent(action.table().name(), name -> new Consumed(name, false));
+                    Consumed perTable = consumed.computeIfAbsent(action.table().name(), name -> Consumed.ofTransaction(name, false));
                     if (action.kind().equals("ConditionCheck")) {
                         perTable.table(Capacity.write(0));
                         continue;
@@ -141,19 +170,20 @@ public final class TransactApi {
         } finally {
             held.forEach(ReentrantLock::unlock);
         }
-        ObjectNode response = JsonNodeFactory.instance.objectNode();
-        String mode = Consumed.mode(request);
-        if (!mode.equals("NONE")) {
-            ArrayNode list = response.putArray("ConsumedCapacity");
-            consumed.values().forEach(perTable -> {
-                perTable.scale(2);
-                list.add(perTable.json(mode));
-            });
+    }
+
+    /** The cancellation of a transaction that met another in flight on the item at {@code at}. */
+    private static ApiException conflicted(int actions, int at) {
+        List<Map<String, Object>> reasons = new ArrayList<>();
+        for (int i = 0; i < actions; i++) {
+            Map<String, Object> reason = new LinkedHashMap<>();
+            reason.put("Code", i == at ? "TransactionConflict" : "None");
+            if (i == at) {
+                reason.put("Message", TRANSACTION_ONGOING);
+            }
+            reasons.add(reason);
         }
-        if (token != null) {
-            tokens.remember(token, request, response);
-        }
-        return response;
+        return ApiException.transactionCanceled(reasons);
     }
 
     private static String code(ApiException refused) {
@@ -192,7 +222,7 @@ public final class TransactApi {
         }
         String kind = node.fieldNames().next();
         JsonNode body = node.get(kind);
-        Table table = tables.require(Fields.text(body, "TableName"));
+        Table table = tables.forItems(Fields.text(body, "TableName"));
         Placeholders placeholders = new Placeholders(Fields.names(body), Fields.values(body));
         String conditionText = Fields.text(body, "ConditionExpression");
         Condition condition = conditionText == null ? null : Expressions.condition(conditionText, placeholders);
@@ -230,12 +260,37 @@ public final class TransactApi {
         }
     }
 
-    public ObjectNode transactGetItems(JsonNode request) {
-        JsonNode items = request.get("TransactItems");
-        if (items == null || !items.isArray() || items.isEmpty()) {
+    private static ApiException cancelledByValidation(int actions, int at, String message) {
+        List<Map<String, Object>> reasons = new ArrayList<>();
+        for (int i = 0; i < actions; i++) {
+            Map<String, Object> reason = new LinkedHashMap<>();
+            reason.put("Code", i == at ? "ValidationError" : "None");
+            if (i == at) {
+                reason.put("Message", message);
+            }
+            reasons.add(reason);
+        }
+        return ApiException.transactionCanceled(reasons);
+    }
+
+    /** TransactItems present, a list, and not empty, with DynamoDB's messages. */
+    private static void transactItems(JsonNode items) {
+        if (items == null || items.isNull()) {
             throw ApiException.validation("1 validation error detected: Value null at 'transactItems' failed to satisfy"
                     + " constraint: Member must not be null");
         }
+        if (!items.isArray()) {
+            throw ApiException.serialization("Unexpected value type in payload");
+        }
+        if (items.isEmpty()) {
+            throw ApiException.validation("1 validation error detected: Value '[]' at 'transactItems' failed to satisfy"
+                    + " constraint: Member must have length greater than or equal to 1");
+        }
+    }
+
+    public ObjectNode transactGetItems(JsonNode request) {
+        JsonNode items = request.get("TransactItems");
+        transactItems(items);
         if (items.size() > MAX_ACTIONS) {
             throw ApiException.validation("1 validation error detected: Value '[...]' at 'transactItems' failed to"
                     + " satisfy constraint: Member must have length less than or equal to " + MAX_ACTIONS);
@@ -248,12 +303,18 @@ public final class TransactApi {
             if (get == null) {
                 throw ApiException.validation("TransactGetItems can only contain Get actions");
             }
-            Table table = tables.require(Fields.text(get, "TableName"));
+            Table table = tables.forItems(Fields.text(get, "TableName"));
             Placeholders placeholders = new Placeholders(Fields.names(get), Map.of());
             String projectionText = Fields.text(get, "ProjectionExpression");
             projections.add(projectionText == null ? null : Expressions.projection(projectionText, placeholders));
             placeholders.requireAllUsed();
-            RowKey key = Validation.key(table.spec(), Wire.item(get.get("Key")));
+            RowKey key;
+            try {
+                key = Validation.key(table.spec(), Wire.item(get.get("Key")));
+            } catch (ApiException invalid) {
+                // a Get whose key does not fit its table cancels the transaction, with the reason at its place
+                throw cancelledByValidation(items.size(), keys.size(), invalid.getMessage());
+            }
             for (int i = 0; i < keys.size(); i++) {
                 if (owners.get(i) == table && keys.get(i).equals(key)) {
                     throw ApiException.validation("Transaction request cannot include multiple operations on one item");
@@ -261,6 +322,14 @@ public final class TransactApi {
             }
             owners.add(table);
             keys.add(key);
+        }
+        List<TransactionClaims.Item> asked = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            asked.add(new TransactionClaims.Item(owners.get(i).name(), keys.get(i)));
+        }
+        int conflict = tables.claims().firstClaimed(asked);
+        if (conflict >= 0) {
+            throw conflicted(keys.size(), conflict);
         }
         List<ReentrantLock> held = tables.locks().lockAll(owners.stream().map(Table::name).toList(), keys);
         ObjectNode response = JsonNodeFactory.instance.objectNode();
@@ -274,7 +343,7 @@ public final class TransactApi {
                     Projection projection = projections.get(i);
                     entry.putPOJO("Item", WireItem.of(projection == null ? item.attributes() : projection.apply(item.attributes())));
                 }
-                consumed.computeIfAbsent(owners.get(i).name(), name -> new Consumed(name, true))
+                consumed.computeIfAbsent(owners.get(i).name(), name -> Consumed.ofTransaction(name, true))
                         .table(2 * Capacity.read(item == null ? 0 : item.size(), true));
             }
         } finally {

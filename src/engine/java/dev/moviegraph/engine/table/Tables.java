@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentMap;
 public final class Tables {
     private final ConcurrentMap<String, Table> byName = new ConcurrentHashMap<>();
     private final ItemLocks locks = new ItemLocks();
+    private final TransactionClaims claims = new TransactionClaims();
     private final ChangeListener listener;
 
     public Tables(ChangeListener listener) {
@@ -19,6 +20,11 @@ public final class Tables {
 
     public ItemLocks locks() {
         return locks;
+    }
+
+    /** The items write transactions in flight hold. */
+    public TransactionClaims claims() {
+        return claims;
     }
 
     /** The table, or DynamoDB's ResourceNotFoundException. */
@@ -30,6 +36,18 @@ public final class Tables {
         Table table = byName.get(name);
         if (table == null) {
             throw ApiException.resourceNotFound("Requested resource not found: Table: " + name + " not found");
+        }
+        return table;
+    }
+
+    /**
+     * The table an item operation names, or ResourceNotFoundException with the words DynamoDB's item operations
+     * use (no table name: unlike DescribeTable's, theirs does not repeat it).
+     */
+    public Table forItems(String name) {
+        Table table = name == null ? null : byName.get(name);
+        if (table == null) {
+            throw ApiException.resourceNotFound("Requested resource not found");
         }
         return table;
     }

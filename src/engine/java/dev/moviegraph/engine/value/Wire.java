@@ -119,8 +119,9 @@ public final class Wire {
 
     private static JsonNode nonEmpty(JsonNode v, String kind) {
         if (array(v).isEmpty()) {
-            throw ApiException.validation("One or more parameter values were invalid: An " + kind
-                    + " set  may not be empty");
+            // DynamoDB words the binary set's refusal apart from the other two (its double space included)
+            throw ApiException.validation("One or more parameter values were invalid: " + (kind.equals("binary")
+                    ? "Binary sets should not be empty" : "An " + kind + " set  may not be empty"));
         }
         return v;
     }

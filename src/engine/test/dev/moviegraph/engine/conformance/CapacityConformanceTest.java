@@ -294,4 +294,36 @@ class CapacityConformanceTest {
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).consumedCapacity();
         assertEquals(4.0, batchWrite.get(0).capacityUnits(), EXACT);
     }
+
+    @Test
+    void onlyTransactionsSplitTheirUnitsIntoReadsOrWrites() {
+        dynamo.putItem(p -> p.tableName(indexed).item(sized(1500, "pk", "shape", "g", "shape")));
+        dynamo.putItem(p -> p.tableName(plain).item(sized(1500, "pk", "shape-get")));
+        ConsumedCapacity got = dynamo.getItem(g -> g.tableName(plain).key(item("pk", "shape-get"))
+                .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES)).consumedCapacity();
+        ConsumedCapacity queried = dynamo.query(q -> q.tableName(indexed).indexName("gAll")
+                .keyConditionExpression("g = :g").expressionAttributeValues(Map.of(":g", s("shape")))
+                .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES)).consumedCapacity();
+        ConsumedCapacity put = dynamo.putItem(p -> p.tableName(indexed).item(sized(100, "pk", "shape-2", "g", "x"))
+                .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES)).consumedCapacity();
+        List<ConsumedCapacity> batch = dynamo.batchGetItem(b -> b.requestItems(Map.of(plain,
+                KeysAndAttributes.builder().keys(item("pk", "shape-get")).build()))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).consumedCapacity();
+        for (ConsumedCapacity single : List.of(got, queried, put, batch.get(0))) {
+            assertEquals(null, single.readCapacityUnits(), single.toString());
+            assertEquals(null, single.writeCapacityUnits(), single.toString());
+            assertTrue(single.capacityUnits() > 0, single.toString());
+        }
+        assertEquals(null, got.table().readCapacityUnits(), got.toString());
+        assertEquals(null, queried.globalSecondaryIndexes().get("gAll").readCapacityUnits(), queried.toString());
+
+        List<ConsumedCapacity> written = dynamo.transactWriteItems(t -> t.transactItems(
+                TransactWriteItem.builder().put(p -> p.tableName(plain).item(sized(100, "pk", "shape-tx"))).build())
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).consumedCapacity();
+        assertEquals(written.get(0).capacityUnits(), written.get(0).writeCapacityUnits(), written.toString());
+        List<ConsumedCapacity> read = dynamo.transactGetItems(t -> t.transactItems(
+                TransactGetItem.builder().get(g -> g.tableName(plain).key(item("pk", "shape-tx"))).build())
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).consumedCapacity();
+        assertEquals(read.get(0).capacityUnits(), read.get(0).readCapacityUnits(), read.toString());
+    }
 }
