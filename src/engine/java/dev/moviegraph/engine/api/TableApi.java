@@ -41,6 +41,7 @@ public final class TableApi {
     /** Told of every change of a table's declaration (the journal records it). */
     private final Consumer<TableSpec> declared;
     private final Consumer<String> deleted;
+    private final TagApi tags;
 
     public TableApi(Tables tables, Streams streams, String region, Clock clock, ExecutorService backfills,
                     Consumer<TableSpec> declared, Consumer<String> deleted) {
@@ -51,25 +52,26 @@ public final class TableApi {
         this.backfills = backfills;
         this.declared = declared;
         this.deleted = deleted;
+        this.tags = new TagApi(tables, region, declared);
     }
 
     public ObjectNode createTable(JsonNode request) {
-        String name = Fields.required(request, "TableName", "tableName");
-        checkName(name);
+        String name = TableConstraints.createTable(request);
         Map<String, String> types = attributeTypes(request);
-        KeySchema key = keySchema(request.get("KeySchema"), types, "Table");
         String billing = Fields.text(request, "BillingMode");
         billing = billing == null ? "PROVISIONED" : billing;
         long reads = 0;
         long writes = 0;
-        if (!billing.equals("PROVISIONED") && !billing.equals("PAY_PER_REQUEST")) {
-            throw ApiException.validation("1 validation error detected: Value '" + billing + "' at 'billingMode' failed"
-                    + " to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
-        }
         if (billing.equals("PAY_PER_REQUEST") && request.has("ProvisionedThroughput")) {
             throw ApiException.validation("One or more parameter values were invalid: Neither ReadCapacityUnits nor"
                     + " WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
         }
+        if (billing.equals("PROVISIONED") && !request.has("ProvisionedThroughput")) {
+            throw ApiException.validation("One or more parameter values were invalid: ReadCapacityUnits and"
+                    + " WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+        }
+        TableConstraints.checkBounds(request.get("ProvisionedThroughput"));
+        KeySchema key = TableConstraints.keySchema(request.get("KeySchema"), types, true);
         if (request.path("LocalSecondaryIndexes").size() > 5) {
             throw ApiException.validation("One or more parameter values were invalid: Number of LocalSecondaryIndexes"
                     + " exceeds per-table limit of 5");
@@ -80,16 +82,12 @@ public final class TableApi {
         }
         if (billing.equals("PROVISIONED")) {
             JsonNode provisioned = request.get("ProvisionedThroughput");
-            if (provisioned == null) {
-                throw ApiException.validation("One or more parameter values were invalid: ReadCapacityUnits and"
-                        + " WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
-            }
             reads = provisioned.path("ReadCapacityUnits").asLong();
             writes = provisioned.path("WriteCapacityUnits").asLong();
         }
         List<IndexSpec> indexes = new ArrayList<>();
         for (JsonNode node : request.path("LocalSecondaryIndexes")) {
-            KeySchema indexKey = keySchema(node.get("KeySchema"), types, "Index");
+            KeySchema indexKey = TableConstraints.keySchema(node.get("KeySchema"), types, false);
             if (!key.hasSort() || !indexKey.partition().equals(key.partition())) {
                 throw ApiException.validation("One or more parameter values were invalid: Table KeySchema does not have a"
                         + " range key, which is required when specifying a LocalSecondaryIndex");
@@ -111,7 +109,7 @@ public final class TableApi {
             }
         }
         TableSpec spec = new TableSpec(name, UUID.randomUUID().toString(), clock.instant(), key, types, billing, reads,
-                writes, indexes, null, null, null, "ACTIVE");
+                writes, indexes, null, null, null, "ACTIVE", TagApi.declaredTags(request.get("Tags")));
         Table table = tables.create(spec);
         if (viewType != null) {
             String label = streams.enable(spec, viewType);
@@ -125,14 +123,14 @@ public final class TableApi {
     }
 
     public ObjectNode describeTable(JsonNode request) {
-        Table table = tables.require(Fields.required(request, "TableName", "tableName"));
+        Table table = tables.require(TableNames.required(request));
         ObjectNode response = NODES.objectNode();
         response.set("Table", describe(table));
         return response;
     }
 
     public ObjectNode deleteTable(JsonNode request) {
-        String name = Fields.required(request, "TableName", "tableName");
+        String name = TableNames.required(request);
         Table table = tables.require(name);
         ObjectNode description = describe(table);
         description.put("TableStatus", "DELETING");
@@ -170,7 +168,8 @@ public final class TableApi {
     }
 
     public ObjectNode updateTable(JsonNode request) {
-        String name = Fields.required(request, "TableName", "tableName");
+        String name = TableNames.required(request);
+        TableConstraints.updateTable(request);
         Table table = tables.require(name);
         if (!request.has("ProvisionedThroughput") && !request.has("BillingMode") && !request.has("StreamSpecification")
                 && !request.has("GlobalSecondaryIndexUpdates") && !request.has("SSESpecification")
@@ -199,8 +198,18 @@ public final class TableApi {
                     }
                     spec = spec.withBilling(mode, 0, 0);
                 } else {
-                    spec = spec.withBilling(mode, provisioned.path("ReadCapacityUnits").asLong(spec.readUnits()),
-                            provisioned.path("WriteCapacityUnits").asLong(spec.writeUnits()));
+                    long reads = provisioned.path("ReadCapacityUnits").asLong(spec.readUnits());
+                    long writes = provisioned.path("WriteCapacityUnits").asLong(spec.writeUnits());
+                    if (request.has("ProvisionedThroughput") && spec.billingMode().equals("PROVISIONED")
+                            && reads == spec.readUnits() && writes == spec.writeUnits()) {
+                        throw ApiException.validation("The provisioned throughput for the table will not change. The"
+                                + " requested value equals the current value. Current ReadCapacityUnits provisioned for"
+                                + " the table: " + reads + ". Requested ReadCapacityUnits: " + reads + ". Current"
+                                + " WriteCapacityUnits provisioned for the table: " + writes + ". Requested"
+                                + " WriteCapacityUnits: " + writes + ". Refer to the Amazon DynamoDB Developer Guide for"
+                                + " current limits and how to request higher limits.");
+                    }
+                    spec = spec.withBilling(mode, reads, writes);
                 }
             }
             List<IndexSpec> created = new ArrayList<>();
@@ -283,13 +292,10 @@ public final class TableApi {
     }
 
     public ObjectNode updateTimeToLive(JsonNode request) {
-        String name = Fields.required(request, "TableName", "tableName");
-        Table table = tables.require(name);
+        String name = TableNames.required(request);
         JsonNode specification = request.get("TimeToLiveSpecification");
-        if (specification == null) {
-            throw ApiException.validation("1 validation error detected: Value null at 'timeToLiveSpecification' failed"
-                    + " to satisfy constraint: Member must not be null");
-        }
+        TableConstraints.timeToLive(specification);
+        Table table = tables.require(name);
         boolean enable = specification.path("Enabled").asBoolean(false);
         String attribute = specification.path("AttributeName").asText(null);
         synchronized (table) {
@@ -312,19 +318,19 @@ public final class TableApi {
     }
 
     public ObjectNode tagResource(JsonNode request) {
-        throw ApiException.unknownOperation("TagResource");
+        return tags.tagResource(request);
     }
 
     public ObjectNode untagResource(JsonNode request) {
-        throw ApiException.unknownOperation("UntagResource");
+        return tags.untagResource(request);
     }
 
     public ObjectNode listTagsOfResource(JsonNode request) {
-        throw ApiException.unknownOperation("ListTagsOfResource");
+        return tags.listTagsOfResource(request);
     }
 
     public ObjectNode describeTimeToLive(JsonNode request) {
-        Table table = tables.require(Fields.required(request, "TableName", "tableName"));
+        Table table = tables.require(TableNames.required(request));
         ObjectNode response = NODES.objectNode();
         ObjectNode description = response.putObject("TimeToLiveDescription");
         String attribute = table.spec().ttlAttribute();
@@ -424,7 +430,7 @@ public final class TableApi {
 
     private IndexSpec globalIndex(JsonNode node, Map<String, String> types, String billing, String status) {
         String indexName = Fields.text(node, "IndexName");
-        KeySchema indexKey = keySchema(node.get("KeySchema"), types, "Index");
+        KeySchema indexKey = TableConstraints.keySchema(node.get("KeySchema"), types, false);
         JsonNode provisioned = node.get("ProvisionedThroughput");
         if (billing.equals("PROVISIONED") && provisioned == null) {
             throw ApiException.validation("One or more parameter values were invalid: ProvisionedThroughput must be"
@@ -470,35 +476,6 @@ public final class TableApi {
         return types;
     }
 
-    private static KeySchema keySchema(JsonNode node, Map<String, String> types, String owner) {
-        if (node == null || !node.isArray() || node.isEmpty() || node.size() > 2) {
-            throw ApiException.validation("1 validation error detected: Value null at 'keySchema' failed to satisfy"
-                    + " constraint: Member must not be null");
-        }
-        String hash = null;
-        String range = null;
-        for (JsonNode element : node) {
-            String attribute = element.path("AttributeName").asText();
-            String keyType = element.path("KeyType").asText();
-            if (keyType.equals("HASH")) {
-                hash = attribute;
-            } else if (keyType.equals("RANGE")) {
-                range = attribute;
-            }
-        }
-        if (hash == null) {
-            throw ApiException.validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-        }
-        for (String attribute : range == null ? List.of(hash) : List.of(hash, range)) {
-            if (!types.containsKey(attribute)) {
-                throw ApiException.validation("One or more parameter values were invalid: Some index key attributes are"
-                        + " not defined in AttributeDefinitions. Keys: [" + attribute + "], AttributeDefinitions: "
-                        + types.keySet());
-            }
-        }
-        return new KeySchema(hash, types.get(hash), range, range == null ? null : types.get(range));
-    }
-
     private static void checkDistinctIndexes(List<IndexSpec> indexes) {
         java.util.Set<String> names = new java.util.HashSet<>();
         for (IndexSpec index : indexes) {
@@ -524,18 +501,6 @@ public final class TableApi {
         if (!used.containsAll(types.keySet()) || types.size() != used.size()) {
             throw ApiException.validation("One or more parameter values were invalid: Number of attributes in KeySchema"
                     + " does not exactly match number of attributes defined in AttributeDefinitions");
-        }
-    }
-
-    private static void checkName(String name) {
-        boolean valid = name.length() >= 3 && name.length() <= 255;
-        for (int i = 0; valid && i < name.length(); i++) {
-            char c = name.charAt(i);
-            valid = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.';
-        }
-        if (!valid) {
-            throw ApiException.validation("1 validation error detected: Value '" + name + "' at 'tableName' failed to"
-                    + " satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
         }
     }
 }

@@ -36,7 +36,8 @@ final class Codec {
     private static final int BS = 11;
 
     /** Version of the declaration's layout; fields are only ever appended. */
-    private static final int SPEC_VERSION = 1;
+    /** 2 added the tags at the end; a declaration of layout 1 (no tags) is still read. */
+    private static final int SPEC_VERSION = 2;
 
     private Codec() {
     }
@@ -378,11 +379,16 @@ final class Codec {
         out.nullableString(spec.streamLabel());
         out.nullableString(spec.ttlAttribute());
         out.nullableString(spec.status());
+        out.varint(spec.tags().size());
+        for (Map.Entry<String, String> tag : spec.tags().entrySet()) {
+            out.string(tag.getKey());
+            out.string(tag.getValue());
+        }
     }
 
     static TableSpec spec(In in) {
         long version = in.varint();
-        if (version != SPEC_VERSION) {
+        if (version != 1 && version != SPEC_VERSION) {
             throw new IllegalStateException("table declaration of an unknown layout " + version);
         }
         String name = in.string();
@@ -423,8 +429,13 @@ final class Codec {
         String label = in.nullableString();
         String ttl = in.nullableString();
         String status = in.nullableString();
+        Map<String, String> tags = new LinkedHashMap<>();
+        int tagCount = version == 1 ? 0 : in.length();
+        for (int i = 0; i < tagCount; i++) {
+            tags.put(in.string(), in.string());
+        }
         return new TableSpec(name, tableId, created, key, types, billing, reads, writes, indexes, viewType, label,
-                ttl, status);
+                ttl, status, tags);
     }
 
     private static void keySchema(Out out, KeySchema key) {
