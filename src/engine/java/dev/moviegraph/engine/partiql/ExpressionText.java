@@ -87,19 +87,33 @@ final class ExpressionText {
     /** The conditions, joined by AND. */
     String conjunction(List<Expr> conditions) {
         StringJoiner text = new StringJoiner(" AND ");
-        conditions.forEach(condition -> text.add("(" + condition(condition) + ")"));
+        conditions.forEach(condition -> text.add(operandOf(condition)));
         return text.toString();
+    }
+
+    /** The conditions joined by AND, as one operand of a further AND or OR. */
+    String grouped(List<Expr> conditions) {
+        return conditions.size() == 1 ? operandOf(conditions.get(0)) : "(" + conjunction(conditions) + ")";
+    }
+
+    /**
+     * A condition as the operand of AND, OR or NOT: in parentheses when it is one of those itself, never in
+     * two pairs (DynamoDB refuses redundant parentheses).
+     */
+    private String operandOf(Expr expr) {
+        boolean compound = expr instanceof Ast.And || expr instanceof Ast.Or || expr instanceof Ast.Not;
+        return compound ? "(" + condition(expr) + ")" : condition(expr);
     }
 
     String condition(Expr expr) {
         if (expr instanceof Ast.And and) {
-            return "(" + condition(and.left()) + ") AND (" + condition(and.right()) + ")";
+            return operandOf(and.left()) + " AND " + operandOf(and.right());
         }
         if (expr instanceof Ast.Or or) {
-            return "(" + condition(or.left()) + ") OR (" + condition(or.right()) + ")";
+            return operandOf(or.left()) + " OR " + operandOf(or.right());
         }
         if (expr instanceof Ast.Not not) {
-            return "NOT (" + condition(not.operand()) + ")";
+            return "NOT " + operandOf(not.operand());
         }
         if (expr instanceof Ast.Compare compare) {
             return operand(compare.left()) + " " + compare.op() + " " + operand(compare.right());

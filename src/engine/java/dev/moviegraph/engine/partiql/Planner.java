@@ -215,7 +215,7 @@ final class Planner {
         request.put("UpdateExpression", updateExpression(update.actions(), text));
         String exists = "attribute_exists(" + text.name(key.partition()) + ")";
         request.put("ConditionExpression", keys.rest().isEmpty() ? exists
-                : exists + " AND " + text.conjunction(keys.rest()));
+                : exists + " AND " + text.grouped(keys.rest()));
         switch (update.returning()) {
             case ALL_OLD -> request.put("ReturnValues", "ALL_OLD");
             case ALL_NEW -> request.put("ReturnValues", "ALL_NEW");
@@ -276,8 +276,8 @@ final class Planner {
         request.set("Key", keyNode(keys.equalities(), key));
         if (!keys.rest().isEmpty()) {
             // a missing item is deleted as a success; an item the rest of the WHERE refuses is a failed condition
-            request.put("ConditionExpression", "attribute_not_exists(" + text.name(key.partition()) + ") OR ("
-                    + text.conjunction(keys.rest()) + ")");
+            request.put("ConditionExpression", "attribute_not_exists(" + text.name(key.partition()) + ") OR "
+                    + text.grouped(keys.rest()));
         }
         if (delete.returning() == Ast.Returning.ALL_OLD) {
             request.put("ReturnValues", "ALL_OLD");
