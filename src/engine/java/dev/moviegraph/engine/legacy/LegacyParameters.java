@@ -13,7 +13,8 @@ import java.util.Map;
  * AttributesToGet, KeyConditions, QueryFilter and ScanFilter. Each request that carries them is validated as
  * DynamoDB validates them (its messages, its order) and rewritten into the expression parameters the operations
  * read, with generated placeholders; the legacy members are removed from the request returned. A request without
- * legacy members is returned as it came.
+ * legacy members is returned as it came, once checked for ExpressionAttributeNames or ExpressionAttributeValues
+ * given with no expression to use them (DynamoDB's rule for every request of these operations).
  */
 public final class LegacyParameters {
     private LegacyParameters() {
@@ -41,6 +42,7 @@ public final class LegacyParameters {
 
     private static JsonNode getItem(ObjectNode request) {
         if (!ParameterSets.GET_ITEM.anyLegacy(request)) {
+            ParameterSets.GET_ITEM.checkUsage(request);
             return request;
         }
         MemberConstraints constraints = new MemberConstraints();
@@ -60,7 +62,11 @@ public final class LegacyParameters {
         ObjectNode rewritten = null;
         for (Map.Entry<String, JsonNode> entry : Json.object(tables).entrySet()) {
             JsonNode perTable = entry.getValue();
-            if (!(perTable instanceof ObjectNode) || !ParameterSets.GET_ITEM.anyLegacy(perTable)) {
+            if (!(perTable instanceof ObjectNode)) {
+                continue;
+            }
+            if (!ParameterSets.GET_ITEM.anyLegacy(perTable)) {
+                ParameterSets.GET_ITEM.checkUsage(perTable);
                 continue;
             }
             MemberConstraints constraints = new MemberConstraints();
@@ -79,6 +85,7 @@ public final class LegacyParameters {
 
     private static JsonNode putOrDelete(ObjectNode request) {
         if (!ParameterSets.PUT_OR_DELETE.anyLegacy(request)) {
+            ParameterSets.PUT_OR_DELETE.checkUsage(request);
             return request;
         }
         MemberConstraints constraints = new MemberConstraints();
@@ -96,6 +103,7 @@ public final class LegacyParameters {
 
     private static JsonNode updateItem(ObjectNode request) {
         if (!ParameterSets.UPDATE_ITEM.anyLegacy(request)) {
+            ParameterSets.UPDATE_ITEM.checkUsage(request);
             return request;
         }
         MemberConstraints constraints = new MemberConstraints();
@@ -115,6 +123,7 @@ public final class LegacyParameters {
 
     private static JsonNode query(ObjectNode request) {
         if (!ParameterSets.QUERY.anyLegacy(request)) {
+            ParameterSets.QUERY.checkUsage(request);
             return request;
         }
         MemberConstraints constraints = new MemberConstraints();
@@ -160,6 +169,7 @@ public final class LegacyParameters {
 
     private static JsonNode scan(ObjectNode request) {
         if (!ParameterSets.SCAN.anyLegacy(request)) {
+            ParameterSets.SCAN.checkUsage(request);
             return request;
         }
         MemberConstraints constraints = new MemberConstraints();
