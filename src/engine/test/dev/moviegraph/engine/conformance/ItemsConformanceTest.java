@@ -36,14 +36,9 @@ import org.junit.jupiter.api.Test;
 
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeAction;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValueUpdate;
-import software.amazon.awssdk.services.dynamodb.model.ComparisonOperator;
-import software.amazon.awssdk.services.dynamodb.model.Condition;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
-import software.amazon.awssdk.services.dynamodb.model.ExpectedAttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnItemCollectionMetrics;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
@@ -382,31 +377,5 @@ class ItemsConformanceTest {
                 "a table without local indexes has no item collections to report");
         var notAsked = dynamo.putItem(p -> p.tableName(withLocal).item(item("pk", "collection", "sk", "2")));
         assertTrue(notAsked.itemCollectionMetrics() == null, "only when asked");
-    }
-
-    @Test
-    void legacyParametersAnswerAValidationExceptionNamingThem() {
-        DynamoDbException expected = validation(() -> dynamo.putItem(p -> p.tableName(table)
-                .item(item("pk", "legacy")).expected(Map.of("pk", ExpectedAttributeValue.builder().exists(false)
-                        .build()))), "Expected");
-        DynamoDbException updates = validation(() -> dynamo.updateItem(u -> u.tableName(table)
-                .key(item("pk", "legacy")).attributeUpdates(Map.of("a", AttributeValueUpdate.builder()
-                        .action(AttributeAction.PUT).value(n(1)).build()))), "AttributeUpdates");
-        DynamoDbException keyConditions = validation(() -> dynamo.query(q -> q.tableName(table)
-                .keyConditions(Map.of("pk", Condition.builder().comparisonOperator(ComparisonOperator.EQ)
-                        .attributeValueList(s("legacy")).build()))), "KeyConditions");
-        DynamoDbException queryFilter = validation(() -> dynamo.query(q -> q.tableName(table)
-                .keyConditionExpression("pk = :k").expressionAttributeValues(Map.of(":k", s("legacy")))
-                .queryFilter(Map.of("a", Condition.builder().comparisonOperator(ComparisonOperator.NOT_NULL)
-                        .build()))), "QueryFilter");
-        validation(() -> dynamo.scan(q -> q.tableName(table).scanFilter(Map.of("a", Condition.builder()
-                .comparisonOperator(ComparisonOperator.NOT_NULL).build()))), "ScanFilter");
-        validation(() -> dynamo.getItem(g -> g.tableName(table).key(item("pk", "legacy")).attributesToGet("a")),
-                "AttributesToGet");
-        for (DynamoDbException e : new DynamoDbException[] {expected, updates, keyConditions, queryFilter}) {
-            assertFalse(Conformance.message(e).isBlank());
-        }
-        assertFalse(dynamo.getItem(g -> g.tableName(table).key(item("pk", "legacy")).consistentRead(true)).hasItem(),
-                "the refused put wrote nothing");
     }
 }
