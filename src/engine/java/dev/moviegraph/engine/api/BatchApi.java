@@ -72,7 +72,6 @@ public final class BatchApi {
             Map.Entry<String, JsonNode> entry = tablesAsked.next();
             Table table = tables.forItems(entry.getKey());
             JsonNode perTable = entry.getValue();
-            Fields.refuseLegacy(perTable, "AttributesToGet");
             Placeholders placeholders = new Placeholders(Fields.names(perTable), Map.of());
             String projectionText = Fields.text(perTable, "ProjectionExpression");
             Projection projection = projectionText == null ? null : Expressions.projection(projectionText, placeholders);

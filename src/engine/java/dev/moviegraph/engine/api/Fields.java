@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.moviegraph.engine.error.ApiException;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Reading a request's members, with DynamoDB's validation messages for missing or ill-typed ones. */
@@ -84,31 +83,5 @@ final class Fields {
             names.put(field.getKey(), field.getValue().asText());
         });
         return names;
-    }
-
-    /**
-     * Refuses ExpressionAttributeNames or ExpressionAttributeValues in a request without an expression that could
-     * use them, in DynamoDB's words: the names when none of {@code namesIn} is present, the values when none of
-     * {@code valuesIn} is ({@code nullText} says which were missing, e.g. "ConditionExpression is null").
-     */
-    static void requireExpressions(JsonNode request, List<String> namesIn, List<String> valuesIn, String nullText) {
-        if (request.has("ExpressionAttributeNames") && namesIn.stream().noneMatch(request::hasNonNull)) {
-            throw ApiException.validation("ExpressionAttributeNames can only be specified when using expressions");
-        }
-        if (request.has("ExpressionAttributeValues") && valuesIn.stream().noneMatch(request::hasNonNull)) {
-            throw ApiException.validation("ExpressionAttributeValues can only be specified when using expressions: "
-                    + nullText);
-        }
-    }
-
-    /** Refuses the legacy parameters, which the engine does not take: expressions replace them. */
-    static void refuseLegacy(JsonNode request, String... names) {
-        for (String name : names) {
-            if (request.has(name)) {
-                throw ApiException.validation("The legacy parameter " + name + " is not supported by this engine;"
-                        + " use the expression parameters (ConditionExpression, UpdateExpression, KeyConditionExpression,"
-                        + " FilterExpression, ProjectionExpression) instead");
-            }
-        }
     }
 }

@@ -29,8 +29,6 @@ import java.util.Set;
 /** GetItem, PutItem, UpdateItem and DeleteItem. */
 public final class ItemApi {
     private static final Set<String> PUT_RETURNS = Set.of("NONE", "ALL_OLD");
-    private static final List<String> CONDITION = List.of("ConditionExpression");
-    private static final List<String> UPDATE_EXPRESSIONS = List.of("UpdateExpression", "ConditionExpression");
     private static final Set<String> UPDATE_RETURNS = Set.of("NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW");
 
     private final Tables tables;
@@ -42,9 +40,7 @@ public final class ItemApi {
     }
 
     public ObjectNode getItem(JsonNode request) {
-        Fields.refuseLegacy(request, "AttributesToGet");
         Members.of(request).consumedCapacity().check();
-        Fields.requireExpressions(request, List.of("ProjectionExpression"), List.of(), "ProjectionExpression is null");
         Table table = tables.forItems(Fields.text(request, "TableName"));
         RowKey key = Validation.key(table.spec(), Wire.item(request.get("Key")));
         Placeholders placeholders = new Placeholders(Fields.names(request), Map.of());
@@ -66,8 +62,7 @@ public final class ItemApi {
     }
 
     public ObjectNode putItem(JsonNode request) {
-        Fields.refuseLegacy(request, "Expected", "ConditionalOperator");
-        writeMembers(request, false);
+        writeMembers(request);
         Table table = tables.forItems(Fields.text(request, "TableName"));
         Map<String, Value> item = Wire.item(request.get("Item"));
         RowKey key = Validation.item(table.spec(), item);
@@ -85,8 +80,7 @@ public final class ItemApi {
     }
 
     public ObjectNode deleteItem(JsonNode request) {
-        Fields.refuseLegacy(request, "Expected", "ConditionalOperator");
-        writeMembers(request, false);
+        writeMembers(request);
         Table table = tables.forItems(Fields.text(request, "TableName"));
         RowKey key = Validation.key(table.spec(), Wire.item(request.get("Key")));
         String returns = returnValues(request, PUT_RETURNS);
@@ -102,8 +96,7 @@ public final class ItemApi {
     }
 
     public ObjectNode updateItem(JsonNode request) {
-        Fields.refuseLegacy(request, "Expected", "AttributeUpdates", "ConditionalOperator");
-        writeMembers(request, true);
+        writeMembers(request);
         Table table = tables.forItems(Fields.text(request, "TableName"));
         TableSpec spec = table.spec();
         Map<String, Value> keyAttributes = Wire.item(request.get("Key"));
@@ -144,19 +137,13 @@ public final class ItemApi {
     }
 
     /** The members every single-item write checks before it looks at the table. */
-    private static void writeMembers(JsonNode request, boolean update) {
+    private static void writeMembers(JsonNode request) {
         Members.of(request).consumedCapacity()
                 .oneOf("ReturnItemCollectionMetrics", "returnItemCollectionMetrics", Members.COLLECTION_METRICS)
                 .oneOf("ReturnValues", "returnValues", Members.RETURN_VALUES)
                 .oneOf("ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure",
                         Members.ON_CONDITION_FAILURE)
                 .check();
-        if (update) {
-            Fields.requireExpressions(request, UPDATE_EXPRESSIONS, UPDATE_EXPRESSIONS,
-                    "UpdateExpression and ConditionExpression are null");
-        } else {
-            Fields.requireExpressions(request, CONDITION, CONDITION, "ConditionExpression is null");
-        }
     }
 
     private ObjectNode written(JsonNode request, Table table, WriteResult result, Map<String, Value> attributes) {

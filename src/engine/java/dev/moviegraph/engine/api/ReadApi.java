@@ -88,12 +88,9 @@ public final class ReadApi {
     }
 
     public ObjectNode query(JsonNode request) {
-        Fields.refuseLegacy(request, "KeyConditions", "QueryFilter", "AttributesToGet", "ConditionalOperator");
         // Query's model words its Limit apart from Scan's: no value shown, 'Limit' capitalised
         Members.of(request).consumedCapacity().oneOf("Select", "select", Members.SELECT)
                 .atLeast("Limit", "Limit", 1, false).check();
-        Fields.requireExpressions(request, List.of("KeyConditionExpression", "FilterExpression", "ProjectionExpression"),
-                List.of("KeyConditionExpression", "FilterExpression"), "FilterExpression and KeyConditionExpression are null");
         Table table = tables.forItems(Fields.text(request, "TableName"));
         Source source = Source.of(table, Fields.text(request, "IndexName"));
         boolean consistent = consistent(request, source);
@@ -125,11 +122,8 @@ public final class ReadApi {
     }
 
     public ObjectNode scan(JsonNode request) {
-        Fields.refuseLegacy(request, "ScanFilter", "AttributesToGet", "ConditionalOperator");
         Members.of(request).consumedCapacity().oneOf("Select", "select", Members.SELECT)
                 .atLeast("Limit", "limit", 1, true).check();
-        Fields.requireExpressions(request, List.of("FilterExpression", "ProjectionExpression"),
-                List.of("FilterExpression"), "FilterExpression is null");
         Table table = tables.forItems(Fields.text(request, "TableName"));
         Source source = Source.of(table, Fields.text(request, "IndexName"));
         boolean consistent = consistent(request, source);
