@@ -96,7 +96,7 @@ class TracesToZipkinTest {
             assertEquals("CLIENT", span.path("kind").asText());
             JsonNode tags = span.path("tags");
             assertEquals("moviegraph", tags.path("aws.dynamodb.table_names").asText());
-            assertTrue(tags.path("aws.dynamodb.consumed_capacity").asText().contains("\"CapacityUnits\""), tags.toString());
+            assertTrue(tags.path("aws.dynamodb.consumed_capacity").asText().contains("\"ReadCapacityUnits\""), tags.toString());
             assertTrue(tags.path("moviegraph.read_units").asDouble() > 0, tags.toString());
             long start = span.path("timestamp").asLong();
             assertTrue(start >= operation.path("timestamp").asLong()
