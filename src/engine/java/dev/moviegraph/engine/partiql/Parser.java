@@ -58,6 +58,7 @@ import java.util.Set;
  */
 final class Parser {
     /** Words that are never a bare name. */
+    static final int MAX_DEPTH = 200;
     private static final Set<String> KEYWORDS = Set.of("SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "BETWEEN", "IN",
             "IS", "MISSING", "NULL", "TRUE", "FALSE", "SET", "REMOVE", "RETURNING", "VALUE", "VALUES", "INSERT", "INTO",
             "UPDATE", "DELETE", "ORDER", "BY", "AS", "LIKE", "GROUP", "HAVING", "LIMIT", "UPSERT", "REPLACE", "EXISTS",
@@ -69,6 +70,8 @@ final class Parser {
     private final List<Token> tokens;
     private int at;
     private int parameters;
+    /** How deep the terms being read are nested: a bound keeps hostile nesting off the thread's stack. */
+    private int depth;
 
     private Parser(List<Token> tokens) {
         this.tokens = tokens;
@@ -237,9 +240,25 @@ final class Parser {
 
     private Expr negation() {
         if (acceptWord("NOT")) {
-            return new Ast.Not(negation());
+            enter();
+            try {
+                return new Ast.Not(negation());
+            } finally {
+                depth--;
+            }
         }
         return predicate();
+    }
+
+    /**
+     * One level deeper into the statement. 8,192 characters of "(" or "NOT" would overflow the stack of a
+     * recursive descent; DynamoDB refuses such a statement, and so does this one, past a depth no real
+     * statement reaches.
+     */
+    private void enter() {
+        if (++depth > MAX_DEPTH) {
+            throw malformed("Expression nested too deeply");
+        }
     }
 
     private Expr predicate() {
@@ -298,6 +317,15 @@ final class Parser {
     }
 
     private Expr primary() {
+        enter();
+        try {
+            return primaryTerm();
+        } finally {
+            depth--;
+        }
+    }
+
+    private Expr primaryTerm() {
         Token token = peek();
         switch (token.kind()) {
             case STRING -> {

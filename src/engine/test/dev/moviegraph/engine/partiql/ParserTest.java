@@ -122,4 +122,29 @@ class ParserTest {
                 refused("UPDATE t SET a = 1 WHERE pk = 1 RETURNING ALL NEW", "Expected '*' after ( MODIFIED | ALL ) ( NEW"
                         + " | OLD ) in RETURNING clause"));
     }
+
+    @Test
+    void nestingPastAnyRealStatementIsRefusedNotAStackOverflow() throws Exception {
+        // 8,192 characters (the longest statement DynamoDB takes) of nesting, parsed on a thread with a server
+        // thread's small stack: a refusal, where unbounded recursion overflowed it
+        String parentheses = "SELECT * FROM t WHERE " + "(".repeat(4000) + "a = 1" + ")".repeat(4000);
+        String negations = "SELECT * FROM t WHERE " + "NOT ".repeat(2000) + "a = 1";
+        String lists = "INSERT INTO t VALUE {'pk': " + "[".repeat(4000) + "1" + "]".repeat(4000) + "}";
+        for (String statement : List.of(parentheses, negations, lists)) {
+            Throwable[] thrown = new Throwable[1];
+            Thread parser = new Thread(null, () -> {
+                try {
+                    Parser.parse(statement);
+                } catch (Throwable e) {
+                    thrown[0] = e;
+                }
+            }, "small-stack", 256 * 1024);
+            parser.start();
+            parser.join();
+            ApiException refused = assertInstanceOf(ApiException.class, thrown[0]);
+            assertEquals("Statement wasn't well formed, can't be processed: Expression nested too deeply",
+                    refused.getMessage());
+        }
+        Parser.parse("SELECT * FROM t WHERE " + "(".repeat(50) + "a = 1" + ")".repeat(50));
+    }
 }
