@@ -93,7 +93,8 @@ public final class EngineHttp implements AutoCloseable {
             } catch (ApiException e) {
                 status = e.status();
                 body = error(e);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | StackOverflowError e) {
+                // DynamoDB's own 500 (JSON the SDKs read and retry), not the server's HTML error page.
                 status = 500;
                 body = error(ApiException.internal("Internal server error"));
             }
