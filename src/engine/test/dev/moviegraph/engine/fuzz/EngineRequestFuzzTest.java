@@ -65,7 +65,7 @@ class EngineRequestFuzzTest {
         try {
             answer = fixture.send(request.target(), fixture.substitute(request.body()));
         } catch (HttpTimeoutException e) {
-            fail(request.target() + " took longer than " + FuzzFixture.TIME_BOUND + ": " + request.body());
+            fail(request.target() + " took longer than " + FuzzFixture.TIME_BOUND + ": " + request.bodyText());
             return;
         }
         fixture.afterRequest(request.operation(), answer.status());
@@ -73,11 +73,11 @@ class EngineRequestFuzzTest {
             return;
         }
         assertEquals(400, answer.status(), () -> request.target() + " answered " + answer.status() + " "
-                + answer.body() + " to " + request.body());
+                + answer.body() + " to " + request.bodyText());
         JsonNode error = JSON.readTree(answer.body());
         String type = error.path("__type").asText();
         String name = type.substring(type.indexOf('#') + 1);
         assertTrue(CLIENT_ERRORS.contains(name), () -> request.target() + " answered an unknown error type "
-                + type + " to " + request.body());
+                + type + " to " + request.bodyText());
     }
 }

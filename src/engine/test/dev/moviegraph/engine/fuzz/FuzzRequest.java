@@ -24,6 +24,11 @@ record FuzzRequest(String operation, String target, byte[] body) {
             "DynamoDBStreams_20120810.ListStreams", "DynamoDBStreams_20120810.DescribeStream",
             "DynamoDBStreams_20120810.GetShardIterator", "DynamoDBStreams_20120810.GetRecords");
 
+    /** The body as text, for messages. */
+    String bodyText() {
+        return new String(body, StandardCharsets.UTF_8);
+    }
+
     static FuzzRequest parse(byte[] data) {
         int newline = indexOf(data, (byte) '\n');
         String first = new String(data, 0, newline < 0 ? data.length : newline, StandardCharsets.UTF_8).strip();
