@@ -48,7 +48,7 @@ for target in "${targets[@]}"; do
     found+=("$inputs/$(basename "$file")")
   done
   rmdir -p "$jazzer_inputs" 2>/dev/null || true
-  stats=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+  stats=$(grep -a -E '^#[0-9]+' "$log" | tail -1 || true)
   runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -1)
   [ -n "$runs" ] || runs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<< "$stats")
   field() { sed -n "s|.* $1: \([0-9]*\).*|\1|p" <<< "$stats"; }
@@ -59,7 +59,7 @@ for target in "${targets[@]}"; do
   printf '%-45s %12s %8s %6s %7s %8s  %s\n' "$target" "${runs:-?}" "$(field exec/s)" "$(field cov)" "$(field ft)" \
     "$corpus" "$result"
   if [ ${#found[@]} -gt 0 ] || [ $status -ne 0 ]; then
-    grep -m1 -A12 -E '== Java Exception|FuzzTestFinding|timed out|Timeout' "$log" | sed 's/^/    /' || true
+    grep -a -m1 -A12 -E '== Java Exception|FuzzTestFinding|timed out|Timeout' "$log" | sed 's/^/    /' || true
   fi
 done
 echo "end: $(date -u '+%F %T UTC'), uptime: $(uptime)"

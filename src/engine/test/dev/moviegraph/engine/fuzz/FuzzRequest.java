@@ -7,7 +7,8 @@ import java.util.List;
  * One request fuzz input as text: the operation's short name on the first line ({@code GetItem},
  * {@code GetRecords}), the body after it. A name the engine does not serve picks one of its operations by the
  * name's hash, so every byte string is a request to some operation; a first line that starts with
- * {@code DynamoDB} is sent as the X-Amz-Target itself (unknown targets, wrong versions).
+ * {@code DynamoDB} is sent as the X-Amz-Target itself, less what no header can carry (unknown targets, wrong
+ * versions).
  */
 record FuzzRequest(String operation, String target, byte[] body) {
     /** Every operation Engine.start serves (without partition limits), by its X-Amz-Target. */
@@ -34,7 +35,9 @@ record FuzzRequest(String operation, String target, byte[] body) {
         String first = new String(data, 0, newline < 0 ? data.length : newline, StandardCharsets.UTF_8).strip();
         byte[] body = newline < 0 ? new byte[0] : java.util.Arrays.copyOfRange(data, newline + 1, data.length);
         if (first.startsWith("DynamoDB")) {
-            return new FuzzRequest(first.substring(first.indexOf('.') + 1), first, body);
+            // Only what an HTTP header can carry: the client refuses control characters before sending.
+            String target = first.replaceAll("[^\\x21-\\x7e]", "");
+            return new FuzzRequest(target.substring(target.indexOf('.') + 1), target, body);
         }
         for (String target : TARGETS) {
             if (target.endsWith("." + first)) {
