@@ -3,6 +3,7 @@ package dev.moviegraph.engine.expr;
 import dev.moviegraph.engine.error.ApiException;
 import dev.moviegraph.engine.value.Value;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -25,6 +26,9 @@ import java.util.Set;
  * request's {@link Placeholders} only by {@link #finish()}, once the whole expression was accepted.
  */
 final class Reader {
+    /** The longest expression DynamoDB takes, in UTF-8 bytes. */
+    static final int MAX_BYTES = 4096;
+
     final Tokens tokens;
     final Problems problems;
     private final Placeholders placeholders;
@@ -154,11 +158,21 @@ final class Reader {
         placeholders.markUsed(usedNames, usedValues);
     }
 
-    /** DynamoDB's error for an empty expression; a blank one counts as empty. */
+    /**
+     * DynamoDB's errors for an empty expression (a blank one counts as empty) and for one over its 4 KB limit,
+     * counted in UTF-8 bytes of the text as given (before placeholders are replaced). Conditions and filters
+     * add the size to the message; projections, updates and key conditions do not.
+     */
     static void requireText(String text, String expression) {
         if (text == null || text.isBlank()) {
             throw ApiException.validation(
                     "Invalid " + expression + ": The expression can not be empty;");
+        }
+        int size = text.getBytes(StandardCharsets.UTF_8).length;
+        if (size > MAX_BYTES) {
+            boolean withSize = expression.equals("ConditionExpression") || expression.equals("FilterExpression");
+            throw ApiException.validation("Invalid " + expression + ": Expression size has exceeded the maximum "
+                    + "allowed size;" + (withSize ? " expression size: " + size : ""));
         }
     }
 }

@@ -13,6 +13,14 @@ import java.util.List;
  * whether it groups a condition or an operand, so the grammar needs no backtracking.
  */
 final class Tokens {
+    /**
+     * How deep parentheses may nest. The parsers recurse once or more per level, and 4 KB of '(' would overflow
+     * a thread's stack. DynamoDB allows 300 operators or functions in an expression, and every level beyond the
+     * first needs one (or its parentheses are redundant, which DynamoDB refuses too), so no expression
+     * DynamoDB accepts nests deeper.
+     */
+    static final int MAX_DEPTH = 300;
+
     private final String source;
     private final String expression;
     private final List<Token> list;
@@ -24,16 +32,22 @@ final class Tokens {
         this.source = source;
         this.expression = expression;
         this.list = Lexer.tokenize(source);
-        this.partner = partners(list);
+        this.partner = partners(list, expression);
     }
 
-    private static int[] partners(List<Token> list) {
+    private static int[] partners(List<Token> list, String expression) {
         int[] partner = new int[list.size()];
         Arrays.fill(partner, -1);
         Deque<Integer> open = new ArrayDeque<>();
         for (int i = 0; i < list.size(); i++) {
             if (list.get(i).is("(")) {
                 open.push(i);
+                if (open.size() > MAX_DEPTH) {
+                    // Not a message recorded from DynamoDB (it would name too many operators or redundant
+                    // parentheses, after reading the whole expression): refused before the parsers recurse.
+                    throw ApiException.validation("Invalid " + expression + ": The expression has parentheses "
+                            + "nested too deeply; depth limit: " + MAX_DEPTH);
+                }
             } else if (list.get(i).is(")") && !open.isEmpty()) {
                 int start = open.pop();
                 partner[start] = i;

@@ -93,7 +93,8 @@ public final class EngineHttp implements AutoCloseable {
             } catch (ApiException e) {
                 status = e.status();
                 body = error(e);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | StackOverflowError e) {
+                // DynamoDB's own 500 (JSON the SDKs read and retry), not the server's HTML error page.
                 status = 500;
                 body = error(ApiException.internal("Internal server error"));
             }
@@ -121,16 +122,21 @@ public final class EngineHttp implements AutoCloseable {
             if (operation == null) {
                 throw ApiException.unknownOperation(target);
             }
-            JsonNode parsed;
+            byte[] bytes;
             try {
                 ByteBuffer buffer = Content.Source.asByteBuffer(request);
-                byte[] bytes = new byte[buffer.remaining()];
+                bytes = new byte[buffer.remaining()];
                 buffer.get(bytes);
-                parsed = bytes.length == 0 ? json.createObjectNode() : json.readTree(bytes);
-            } catch (JsonProcessingException e) {
-                throw ApiException.serialization("Start of structure or map found where not expected");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
+            }
+            JsonNode parsed;
+            try {
+                parsed = bytes.length == 0 ? json.createObjectNode() : json.readTree(bytes);
+            } catch (IOException e) {
+                // Bad JSON, and bytes no encoding reads (Jackson takes " \0\0\0" for UTF-32 and then fails with a
+                // CharConversionException, an IOException that is not a JsonProcessingException): the client's.
+                throw ApiException.serialization("Start of structure or map found where not expected");
             }
             if (parsed == null || !parsed.isObject()) {
                 throw ApiException.serialization("Start of structure or map found where not expected");
