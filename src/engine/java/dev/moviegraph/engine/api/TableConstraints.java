@@ -32,21 +32,7 @@ final class TableConstraints {
         if (definitions == null || definitions.isNull()) {
             violations.notNull("attributeDefinitions");
         } else {
-            int i = 0;
-            for (JsonNode definition : definitions) {
-                i++;
-                String member = "attributeDefinitions." + i + ".member.";
-                String attribute = Fields.text(definition, "AttributeName");
-                String type = Fields.text(definition, "AttributeType");
-                if (attribute == null) {
-                    violations.notNull(member + "attributeName");
-                }
-                if (type == null) {
-                    violations.notNull(member + "attributeType");
-                } else if (!type.equals("S") && !type.equals("N") && !type.equals("B")) {
-                    violations.enumeration(member + "attributeType", type, "[B, N, S]");
-                }
-            }
+            attributeDefinitions(definitions, violations);
         }
         violations.addAll(TableNames.violations(name, TableNames.MIN_DECLARED));
         String billing = Fields.text(request, "BillingMode");
@@ -60,9 +46,46 @@ final class TableConstraints {
         return name;
     }
 
-    /** UpdateTable's ProvisionedThroughput members. */
+    /** Each AttributeDefinition: a name, and a type of S, N or B. */
+    private static void attributeDefinitions(JsonNode definitions, Violations violations) {
+        int i = 0;
+        for (JsonNode definition : definitions) {
+            i++;
+            String member = "attributeDefinitions." + i + ".member.";
+            String attribute = Fields.text(definition, "AttributeName");
+            String type = Fields.text(definition, "AttributeType");
+            if (attribute == null) {
+                violations.notNull(member + "attributeName");
+            }
+            if (type == null) {
+                violations.notNull(member + "attributeType");
+            } else if (!type.equals("S") && !type.equals("N") && !type.equals("B")) {
+                violations.enumeration(member + "attributeType", type, "[B, N, S]");
+            }
+        }
+    }
+
+    /**
+     * UpdateTable's members: its ProvisionedThroughput, its AttributeDefinitions, and a name for each index it
+     * creates (a fuzzed request without them once reached the index's creation and failed there).
+     */
     static void updateTable(JsonNode request) {
         Violations violations = new Violations();
+        JsonNode definitions = request.get("AttributeDefinitions");
+        if (definitions != null && !definitions.isNull()) {
+            attributeDefinitions(definitions, violations);
+        }
+        int i = 0;
+        for (JsonNode update : request.path("GlobalSecondaryIndexUpdates")) {
+            i++;
+            for (String action : new String[] {"Create", "Update", "Delete"}) {
+                JsonNode body = update.get(action);
+                if (body != null && !body.isNull() && Fields.text(body, "IndexName") == null) {
+                    violations.notNull("globalSecondaryIndexUpdates." + i + ".member." + action.toLowerCase(
+                            java.util.Locale.ROOT) + ".indexName");
+                }
+            }
+        }
         throughput(request.get("ProvisionedThroughput"), violations);
         violations.check();
         checkBounds(request.get("ProvisionedThroughput"));
