@@ -26,7 +26,6 @@ import dev.moviegraph.engine.value.Wire;
 import dev.moviegraph.engine.value.WireItem;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 
