@@ -150,7 +150,14 @@ public final class ReadApi {
                     : range.subMap(RowKey.hashStart((int) low), true, RowKey.hashStart((int) high), false);
         }
         if (request.hasNonNull("ExclusiveStartKey")) {
-            range = range.tailMap(source.position(Wire.item(request.get("ExclusiveStartKey"))), false);
+            RowKey start = source.position(Wire.item(request.get("ExclusiveStartKey")));
+            try {
+                range = range.tailMap(start, false);
+            } catch (IllegalArgumentException outsideSegment) {
+                // a segment is a slice of the key space: a start key of another slice is the client's mistake
+                // (the request fuzzer's finding: this answered 500)
+                throw ApiException.validation("The provided Exclusive start key does not map to the provided segment");
+            }
         }
         return page(request, source, range, reading, consistent);
     }
