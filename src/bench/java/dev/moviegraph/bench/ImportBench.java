@@ -56,6 +56,15 @@ final class ImportBench {
     private ImportBench() {
     }
 
+    /** The heap in use after full collections: what the engine keeps, without the garbage the peak includes. */
+    static long liveHeap() {
+        var memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+        for (int i = 0; i < 3; i++) {
+            memory.gc();
+        }
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+
     static void main(String[] args) {
         int titles = 100_000;
         Path out = null;
@@ -137,6 +146,16 @@ final class ImportBench {
                     importPeakUsed >> 20, Runtime.getRuntime().maxMemory() >> 20);
             System.out.println("Skipped rows: " + summary.skips().total()
                     + (summary.skips().total() == 0 ? "" : "\n" + summary.skips().summary()));
+            long live = liveHeap();
+            System.out.printf("Live heap after the import (after a full GC; the engine's items, streams and the JVM's"
+                    + " own): %,d MiB, %,d bytes per item written%n", live >> 20, live / Math.max(1, summary.itemsWritten()));
+            if (System.getenv("BENCH_HISTOGRAM") != null) {
+                // what holds the heap, largest first (jcmd's GC.class_histogram, from inside)
+                Object histogram = java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
+                        new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+                        new Object[] {null}, new String[] {String[].class.getName()});
+                histogram.toString().lines().limit(25).forEach(System.out::println);
+            }
             if (importOnly) {
                 return;
             }

@@ -15,6 +15,7 @@ import dev.moviegraph.engine.http.EngineHttp;
 import dev.moviegraph.engine.legacy.LegacyParameters;
 import dev.moviegraph.engine.partiql.PartiqlApi;
 import dev.moviegraph.engine.store.Journal;
+import dev.moviegraph.engine.store.RowFiles;
 import dev.moviegraph.engine.stream.Streams;
 import dev.moviegraph.engine.table.ChangeListener;
 import dev.moviegraph.engine.table.Tables;
@@ -37,24 +38,28 @@ public final class Engine implements AutoCloseable {
     private final EngineHttp http;
     private final TimeToLive timeToLive;
     private final Journal journal;
+    private final RowFiles rows;
     private final ExecutorService background;
 
-    private Engine(EngineHttp http, TimeToLive timeToLive, Journal journal, ExecutorService background) {
+    private Engine(EngineHttp http, TimeToLive timeToLive, Journal journal, RowFiles rows, ExecutorService background) {
         this.http = http;
         this.timeToLive = timeToLive;
         this.journal = journal;
+        this.rows = rows;
         this.background = background;
     }
 
     public static Engine start(EngineOptions options) {
         Clock clock = Clock.systemUTC();
-        Streams streams = new Streams(new Streams.StreamSettings(options.shardPeriod(), options.streamRetention(),
-                java.time.Duration.ofMinutes(15)), clock, options.region());
         Journal journal = Journal.open(options.dataDir(),
                 Journal.Options.defaults().withStreamRetention(options.streamRetention()));
+        // rows and stream records compact in memory; with a data folder the journal keeps them across restarts
+        RowFiles rows = RowFiles.inMemory();
+        Streams streams = new Streams(new Streams.StreamSettings(options.shardPeriod(), options.streamRetention(),
+                java.time.Duration.ofMinutes(15)), clock, options.region(), rows.records());
         // streams make a change's record and the journal records it with that record's number, in one step
         ChangeListener listener = journal.listener(streams);
-        Tables tables = new Tables(listener);
+        Tables tables = new Tables(listener, rows);
         ExecutorService background = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "engine-background");
             thread.setDaemon(true);
@@ -115,9 +120,10 @@ public final class Engine implements AutoCloseable {
             ttl.close();
             background.shutdownNow();
             journal.close();
+            rows.close();
             throw e;
         }
-        return new Engine(http, ttl, journal, background);
+        return new Engine(http, ttl, journal, rows, background);
     }
 
     /** An operation that also takes DynamoDB's legacy parameters, rewritten as expressions before it runs. */
@@ -143,6 +149,7 @@ public final class Engine implements AutoCloseable {
             timeToLive.close();
             background.shutdownNow();
             journal.close();
+            rows.close();
         }
     }
 }

@@ -16,6 +16,7 @@ import dev.moviegraph.engine.table.Capacity;
 import dev.moviegraph.engine.table.IndexSpec;
 import dev.moviegraph.engine.table.KeySchema;
 import dev.moviegraph.engine.table.RowKey;
+import dev.moviegraph.engine.table.Rows;
 import dev.moviegraph.engine.table.StoredItem;
 import dev.moviegraph.engine.table.Successor;
 import dev.moviegraph.engine.table.Table;
@@ -27,7 +28,6 @@ import dev.moviegraph.engine.value.WireItem;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.NavigableMap;
 
 /**
  * Query and Scan: a range of one sorted store (the table's or an index's) read in order, a page ending at
@@ -47,7 +47,7 @@ public final class ReadApi {
     }
 
     /** Which store a read walks and the key it is ordered by. */
-    private record Source(Table table, IndexSpec index, KeySchema key, NavigableMap<RowKey, StoredItem> rows) {
+    private record Source(Table table, IndexSpec index, KeySchema key, Rows rows) {
         static Source of(Table table, String indexName) {
             if (indexName == null) {
                 return new Source(table, null, table.spec().key(), table.rows());
@@ -106,7 +106,7 @@ public final class ReadApi {
             throw ApiException.validation("One or more parameter values were invalid: Condition parameter type does not"
                     + " match schema type");
         }
-        NavigableMap<RowKey, StoredItem> range = range(source.rows(), keys);
+        Rows range = range(source.rows(), keys);
         if (!Fields.bool(request, "ScanIndexForward") && request.has("ScanIndexForward")) {
             range = range.descendingMap();
         }
@@ -128,7 +128,7 @@ public final class ReadApi {
         boolean consistent = consistent(request, source);
         Placeholders placeholders = placeholders(request);
         Reading reading = reading(request, placeholders, source);
-        NavigableMap<RowKey, StoredItem> range = source.rows();
+        Rows range = source.rows();
         Integer segment = Fields.integer(request, "Segment");
         Integer total = Fields.integer(request, "TotalSegments");
         if (segment != null || total != null) {
@@ -224,7 +224,7 @@ public final class ReadApi {
     }
 
     /** The rows of the key condition: one partition, narrowed by the sort key condition. */
-    private static NavigableMap<RowKey, StoredItem> range(NavigableMap<RowKey, StoredItem> rows, KeyCondition keys) {
+    private static Rows range(Rows rows, KeyCondition keys) {
         Value pk = keys.partition();
         RowKey first = RowKey.partitionStart(pk);
         RowKey last = RowKey.partitionEnd(pk);
@@ -260,7 +260,7 @@ public final class ReadApi {
         return v instanceof Value.S s ? s.value() : v instanceof Value.N n ? n.text() : String.valueOf(v);
     }
 
-    private ObjectNode page(JsonNode request, Source source, NavigableMap<RowKey, StoredItem> range, Reading reading,
+    private ObjectNode page(JsonNode request, Source source, Rows range, Reading reading,
                             boolean consistent) {
         ObjectNode response = JsonNodeFactory.instance.objectNode();
         ArrayNode items = reading.countOnly() ? null : response.putArray("Items");
@@ -269,7 +269,7 @@ public final class ReadApi {
         long bytes = 0;
         StoredItem last = null;
         boolean more = false;
-        var iterator = range.values().iterator();
+        var iterator = range.iterator();
         while (iterator.hasNext()) {
             if (reading.limit() != null && scanned >= reading.limit() || bytes >= PAGE_BYTES) {
                 more = true;

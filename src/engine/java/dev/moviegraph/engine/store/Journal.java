@@ -837,6 +837,8 @@ public final class Journal implements AutoCloseable {
         final Map<Integer, TableSpec> streamSpecs = new HashMap<>();
         final Map<Integer, Table> standIns = new HashMap<>();
         final ItemLocks standInLocks = new ItemLocks();
+        /** Where the stand-ins of deleted tables (made for their streams' replay) would keep rows: they never write any. */
+        final RowFiles standInRows = RowFiles.inMemory();
         int mode = LIVE;
         int maxNumber;
         long records;
@@ -1017,7 +1019,7 @@ public final class Journal implements AutoCloseable {
                     return null;
                 }
                 standIn = new Table(spec, standInLocks, (table, before, after, byService) -> {
-                });
+                }, standInRows);
                 standIns.put(number, standIn);
             }
             return standIn;
@@ -1191,7 +1193,7 @@ public final class Journal implements AutoCloseable {
                 continue; // never declared nor written: the new segment will say all there is
             }
             snapshot.declare(number, spec);
-            for (StoredItem item : table.rows().values()) {
+            for (StoredItem item : table.rows()) {
                 if (closed) {
                     return;
                 }

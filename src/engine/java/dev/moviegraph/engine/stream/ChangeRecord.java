@@ -18,7 +18,7 @@ import java.util.UUID;
  * @param oldImage  null when the view type does not carry it or the item was new
  * @param byService a deletion by time to live
  */
-record ChangeRecord(long sequence, long createdMillis, String eventName, Map<String, Value> keys,
+public record ChangeRecord(long sequence, long createdMillis, String eventName, Map<String, Value> keys,
                     Map<String, Value> newImage, Map<String, Value> oldImage, boolean byService, long sizeBytes) {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;

@@ -3,11 +3,10 @@ package dev.moviegraph.engine.stream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.Iterator;
 
 /**
- * One shard of a stream: its records by sequence number in a map readers walk without locks. Only its
+ * One shard of a stream: its records by sequence number in a {@link RecordLog} readers walk without locks. Only its
  * stream (under the stream's lock) adds, trims and closes; the volatile fields publish what it did in an
  * order readers can rely on: the end is set before the close time, trimmedUpTo before a record is removed.
  */
@@ -16,7 +15,7 @@ final class Shard {
     private final String parentId;
     private final long starting;
     private final Instant opened;
-    private final ConcurrentSkipListMap<Long, ChangeRecord> records = new ConcurrentSkipListMap<>();
+    private final RecordLog records;
     /** The highest number of a record added (starting - 1 before any). Written under the stream's lock. */
     private volatile long last;
     private volatile long ending = -1;
@@ -24,7 +23,8 @@ final class Shard {
     /** The highest number trimmed away: positions at or below it are gone. */
     private volatile long trimmedUpTo;
 
-    Shard(String id, String parentId, long starting, Instant opened) {
+    Shard(String id, String parentId, long starting, Instant opened, RecordLog records) {
+        this.records = records;
         this.id = id;
         this.parentId = parentId;
         this.starting = starting;
@@ -76,17 +76,17 @@ final class Shard {
 
     /** When the oldest record still held was made, or null when none is. */
     Long firstCreatedMillis() {
-        Map.Entry<Long, ChangeRecord> first = records.firstEntry();
-        return first == null ? null : first.getValue().createdMillis();
+        ChangeRecord first = records.first();
+        return first == null ? null : first.createdMillis();
     }
 
     boolean isEmptyNow() {
-        return records.isEmpty();
+        return records.first() == null;
     }
 
     /** Stream's lock held. */
     void add(ChangeRecord record) {
-        records.put(record.sequence(), record);
+        records.add(record);
         last = record.sequence();
     }
 
@@ -99,12 +99,12 @@ final class Shard {
     /** Drops the records made before {@code horizonMillis}; stream's lock held. */
     void trim(long horizonMillis) {
         while (true) {
-            Map.Entry<Long, ChangeRecord> first = records.firstEntry();
-            if (first == null || first.getValue().createdMillis() >= horizonMillis) {
+            ChangeRecord first = records.first();
+            if (first == null || first.createdMillis() >= horizonMillis) {
                 return;
             }
-            trimmedUpTo = first.getKey(); // before the removal: see the class comment
-            records.remove(first.getKey());
+            trimmedUpTo = first.sequence(); // before the removal: see the class comment
+            records.remove(first.sequence());
         }
     }
 
@@ -113,7 +113,8 @@ final class Shard {
         List<ChangeRecord> page = new ArrayList<>(Math.min(limit, 64));
         long bytes = 0;
         boolean cut = false;
-        for (ChangeRecord record : records.tailMap(from, true).values()) {
+        for (Iterator<ChangeRecord> all = records.from(from); all.hasNext(); ) {
+            ChangeRecord record = all.next();
             if (page.size() == limit || !page.isEmpty() && bytes + record.sizeBytes() > maxBytes) {
                 cut = true;
                 break;

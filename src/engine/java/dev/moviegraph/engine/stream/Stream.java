@@ -29,6 +29,7 @@ final class Stream {
     private final Duration shardPeriod;
     private final Duration retention;
     private final SequenceNumbers numbers;
+    private final RecordLog.Logs logs;
 
     private volatile boolean enabled = true;
     /** Oldest first; replaced whole under the monitor so readers iterate a stable list. */
@@ -39,7 +40,8 @@ final class Stream {
     private int shardCount;
 
     Stream(String arn, String label, String tableName, String tableId, KeySchema key, String viewType, Instant created,
-           Duration shardPeriod, Duration retention, SequenceNumbers numbers) {
+           Duration shardPeriod, Duration retention, SequenceNumbers numbers, RecordLog.Logs logs) {
+        this.logs = logs;
         this.arn = arn;
         this.label = label;
         this.tableName = tableName;
@@ -194,7 +196,7 @@ final class Stream {
         String id = "shardId-" + "0".repeat(Math.max(0, 20 - digits.length())) + digits + "-" + suffix(shardCount++);
         long starting = Math.max(numbers.peek(), floor + 1);
         List<Shard> next = new ArrayList<>(shards);
-        next.add(new Shard(id, parentId, starting, at));
+        next.add(new Shard(id, parentId, starting, at, logs.open(logName(id))));
         shards = List.copyOf(next);
     }
 
@@ -219,6 +221,9 @@ final class Stream {
             Shard shard = current.get(i);
             shard.trim(horizonMillis);
             boolean expired = shard.closed() && !shard.closedAt().isAfter(horizon) && shard.isEmptyNow();
+            if (expired) {
+                logs.drop(logName(shard.id()));
+            }
             if (expired && kept == null) {
                 kept = new ArrayList<>(current.subList(0, i));
             } else if (!expired && kept != null) {
@@ -228,6 +233,10 @@ final class Stream {
         if (kept != null) {
             shards = List.copyOf(kept);
         }
+    }
+
+    private String logName(String shardId) {
+        return arn + "/" + shardId;
     }
 
     /** The key attributes of an item, partition key first. */

@@ -75,6 +75,7 @@ public final class Streams implements ChangeListener {
     private final Clock clock;
     private final String region;
     private final SequenceNumbers numbers = new SequenceNumbers();
+    private final RecordLog.Logs logs;
     private final ConcurrentMap<String, Stream> byArn = new ConcurrentHashMap<>();
     /** The stream a table's changes go to (its latest); a turned-off one stays until the table is deleted. */
     private final ConcurrentMap<String, Stream> latestByTable = new ConcurrentHashMap<>();
@@ -83,7 +84,8 @@ public final class Streams implements ChangeListener {
     /** A journal's replay: the time of the change being re-made, used instead of the clock's; null otherwise. */
     private volatile Instant replayTime;
 
-    public Streams(StreamSettings settings, Clock clock, String region) {
+    public Streams(StreamSettings settings, Clock clock, String region, RecordLog.Logs logs) {
+        this.logs = Objects.requireNonNull(logs, "logs");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.region = Objects.requireNonNull(region, "region");
@@ -109,7 +111,7 @@ public final class Streams implements ChangeListener {
                     (int) Math.floorMod(millis, 1000L) * 1_000_000, ZoneOffset.UTC));
             String arn = arnOf(spec, label);
             Stream stream = new Stream(arn, label, spec.name(), spec.tableId(), spec.key(), viewType,
-                    Instant.ofEpochMilli(millis), settings.shardPeriod(), settings.retention(), numbers);
+                    Instant.ofEpochMilli(millis), settings.shardPeriod(), settings.retention(), numbers, logs);
             byArn.put(arn, stream);
             latestByTable.put(spec.name(), stream);
             return label;

@@ -2,25 +2,23 @@ package dev.moviegraph.engine.table;
 
 import dev.moviegraph.engine.value.Value;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
+import java.util.Iterator;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.UnaryOperator;
 
 /**
- * A table's rows and its indexes' rows, each in a sorted map that readers walk without locks. Items are
- * immutable, so a reader sees an item whole, before or after a write. Writers lock the item (by stripe,
+ * A table's rows and its indexes' rows, each in a sorted {@link RowStore} that readers walk without locks. Items
+ * are immutable, so a reader sees an item whole, before or after a write. Writers lock the item (by stripe,
  * {@link ItemLocks}) and keep the indexes in step before they let go, so two writers of one item never
  * lose an update and writers of other items never wait on each other.
  */
 public final class Table {
     private volatile TableSpec spec;
-    private final ConcurrentSkipListMap<RowKey, StoredItem> rows = new ConcurrentSkipListMap<>(RowKey.ORDER);
-    private final Map<String, ConcurrentSkipListMap<RowKey, StoredItem>> indexRows = new ConcurrentHashMap<>();
+    private final Storage storage;
+    private final RowStore rows;
+    private final Map<String, RowStore> indexRows = new ConcurrentHashMap<>();
     private final ItemLocks locks;
     private final ChangeListener listener;
     /** Item counts and bytes kept as writes happen, so DescribeTable (and /health) costs nothing per item. */
@@ -28,13 +26,29 @@ public final class Table {
     private final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
     private final Map<String, java.util.concurrent.atomic.AtomicLong[]> indexTotals = new ConcurrentHashMap<>();
 
-    public Table(TableSpec spec, ItemLocks locks, ChangeListener listener) {
+    public Table(TableSpec spec, ItemLocks locks, ChangeListener listener, Storage storage) {
         this.spec = spec;
         this.locks = locks;
         this.listener = listener;
+        this.storage = storage;
+        this.rows = storage.open(storeName(spec, null));
         for (IndexSpec index : spec.indexes()) {
-            indexRows.put(index.name(), new ConcurrentSkipListMap<>(RowKey.ORDER));
+            indexRows.put(index.name(), storage.open(storeName(spec, index.name())));
         }
+    }
+
+    /** A store per table and index, named by the table's id, so a table made again after a delete starts empty. */
+    private static String storeName(TableSpec spec, String index) {
+        String table = spec.tableId() != null ? spec.tableId() : "name:" + spec.name();
+        return index == null ? table : table + "/" + index;
+    }
+
+    /** Forgets the rows (the table was deleted). */
+    public synchronized void drop() {
+        for (String index : indexRows.keySet()) {
+            storage.drop(storeName(spec, index));
+        }
+        storage.drop(storeName(spec, null));
     }
 
     public TableSpec spec() {
@@ -48,9 +62,14 @@ public final class Table {
     /** Replaces the declaration (indexes added get an empty store; removed ones drop theirs). */
     public synchronized void respec(TableSpec newSpec) {
         for (IndexSpec index : newSpec.indexes()) {
-            indexRows.computeIfAbsent(index.name(), name -> new ConcurrentSkipListMap<>(RowKey.ORDER));
+            indexRows.computeIfAbsent(index.name(), name -> storage.open(storeName(newSpec, name)));
         }
-        indexRows.keySet().removeIf(name -> newSpec.index(name).isEmpty());
+        for (String name : java.util.List.copyOf(indexRows.keySet())) {
+            if (newSpec.index(name).isEmpty()) {
+                indexRows.remove(name);
+                storage.drop(storeName(newSpec, name));
+            }
+        }
         indexTotals.keySet().removeIf(name -> newSpec.index(name).isEmpty());
         this.spec = newSpec;
     }
@@ -60,13 +79,14 @@ public final class Table {
     }
 
     /** The table's rows in key order. */
-    public NavigableMap<RowKey, StoredItem> rows() {
-        return rows;
+    public Rows rows() {
+        return Rows.all(rows);
     }
 
     /** An index's rows in its key order, or null when the table has no such index. */
-    public NavigableMap<RowKey, StoredItem> indexRows(String indexName) {
-        return indexRows.get(indexName);
+    public Rows indexRows(String indexName) {
+        RowStore store = indexRows.get(indexName);
+        return store == null ? null : Rows.all(store);
     }
 
     public long itemCount() {
@@ -97,18 +117,22 @@ public final class Table {
     /** The bytes of an item collection: a partition's items and their entries in the local indexes. */
     public long collectionBytes(Value partition) {
         long total = 0;
-        for (StoredItem item : rows.subMap(RowKey.partitionStart(partition), true, RowKey.partitionEnd(partition), true)
-                .values()) {
-            total += item.size();
-        }
+        total += bytesOf(rows, partition);
         for (IndexSpec index : spec.indexes()) {
-            NavigableMap<RowKey, StoredItem> store = indexRows.get(index.name());
+            RowStore store = indexRows.get(index.name());
             if (!index.global() && store != null) {
-                for (StoredItem item : store.subMap(RowKey.partitionStart(partition), true,
-                        RowKey.partitionEnd(partition), true).values()) {
-                    total += item.size();
-                }
+                total += bytesOf(store, partition);
             }
+        }
+        return total;
+    }
+
+    private static long bytesOf(RowStore store, Value partition) {
+        long total = 0;
+        Iterator<StoredItem> items = store.items(RowKey.partitionStart(partition), true, RowKey.partitionEnd(partition),
+                true, false);
+        while (items.hasNext()) {
+            total += items.next().size();
         }
         return total;
     }
@@ -142,11 +166,7 @@ public final class Table {
             // Nothing changed: DynamoDB writes no stream record and no index entry, yet charges the write.
             return new WriteResult(before, before, Capacity.write(after.size()), Map.of());
         }
-        if (after == null) {
-            rows.remove(key);
-        } else {
-            rows.put(key, after);
-        }
+        rows.write(key, after);
         items.addAndGet((after == null ? 0 : 1) - (before == null ? 0 : 1));
         bytes.addAndGet((after == null ? 0 : after.size()) - (before == null ? 0 : before.size()));
         Map<String, Double> indexUnits = updateIndexes(key, before, after);
@@ -162,7 +182,7 @@ public final class Table {
         }
         Map<String, Double> units = new HashMap<>(4);
         for (IndexSpec index : current.indexes()) {
-            ConcurrentSkipListMap<RowKey, StoredItem> store = indexRows.get(index.name());
+            RowStore store = indexRows.get(index.name());
             if (store == null) {
                 continue;
             }
@@ -201,7 +221,7 @@ public final class Table {
         lock.lock();
         try {
             StoredItem item = rows.get(key);
-            ConcurrentSkipListMap<RowKey, StoredItem> store = indexRows.get(index.name());
+            RowStore store = indexRows.get(index.name());
             if (item == null || store == null) {
                 return;
             }
@@ -236,8 +256,20 @@ public final class Table {
         return spec.key().keyOf(attributes);
     }
 
-    /** Every row key, for a backfill or time to live's sweep (a snapshot of the moment). */
-    public List<RowKey> keys() {
-        return new ArrayList<>(rows.keySet());
+    /** Every row key, for a backfill or time to live's sweep: the table as it stood at the call, read lazily. */
+    public Iterable<RowKey> keys() {
+        return () -> new Iterator<>() {
+            private final Iterator<StoredItem> items = rows.items(null, true, null, true, false);
+
+            @Override
+            public boolean hasNext() {
+                return items.hasNext();
+            }
+
+            @Override
+            public RowKey next() {
+                return keyOf(items.next().attributes());
+            }
+        };
     }
 }

@@ -13,9 +13,16 @@ public final class Tables {
     private final ItemLocks locks = new ItemLocks();
     private final TransactionClaims claims = new TransactionClaims();
     private final ChangeListener listener;
+    private final Storage storage;
 
-    public Tables(ChangeListener listener) {
+    public Tables(ChangeListener listener, Storage storage) {
         this.listener = listener;
+        this.storage = storage;
+    }
+
+    /** Where the tables keep their rows. */
+    public Storage storage() {
+        return storage;
     }
 
     public ItemLocks locks() {
@@ -58,7 +65,7 @@ public final class Tables {
 
     /** Adds a new table; ResourceInUseException when one of that name exists. */
     public Table create(TableSpec spec) {
-        Table table = new Table(spec, locks, listener);
+        Table table = new Table(spec, locks, listener, storage);
         if (byName.putIfAbsent(spec.name(), table) != null) {
             throw ApiException.resourceInUse("Table already exists: " + spec.name());
         }
@@ -70,6 +77,7 @@ public final class Tables {
         if (table == null) {
             throw ApiException.resourceNotFound("Requested resource not found: Table: " + name + " not found");
         }
+        table.drop();
         return table;
     }
 

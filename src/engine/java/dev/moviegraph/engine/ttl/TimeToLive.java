@@ -87,12 +87,12 @@ public final class TimeToLive implements AutoCloseable {
             if (attribute == null) {
                 continue;
             }
-            for (Map.Entry<RowKey, StoredItem> row : table.rows().entrySet()) {
+            for (StoredItem item : table.rows()) {
                 if (Thread.currentThread().isInterrupted()) {
                     return deleted;
                 }
-                if (expired(row.getValue(), attribute, clock.instant())) {
-                    deleted += delete(table, row.getKey(), attribute);
+                if (expired(item, attribute, clock.instant())) {
+                    deleted += delete(table, table.keyOf(item.attributes()), attribute);
                 }
             }
         }

@@ -37,7 +37,7 @@ class TransactionConflictTest {
     @BeforeEach
     void setUp() {
         tables = new Tables((table, before, after, byService) -> {
-        });
+        }, dev.moviegraph.engine.store.RowFiles.inMemory());
         tables.create(new TableSpec("t", "id", Instant.now(), new KeySchema("pk", "S", null, null), Map.of("pk", "S"),
                 "PAY_PER_REQUEST", 0, 0, List.of(), null, null, null, "ACTIVE"));
         items = new ItemApi(tables, Throughput.UNLIMITED);

@@ -43,7 +43,7 @@ final class CapacityFixture {
                 Map.of("pk", "S", "sk", "S", "gsi2pk", "S", "streams", "N", "lsi1sk", "S", "kpk", "S", "tpk", "S"),
                 billingMode, billingMode.equals("PROVISIONED") ? 5 : 0, billingMode.equals("PROVISIONED") ? 5 : 0,
                 indexes, null, null, null, "ACTIVE");
-        return new Tables((table, before, after, byService) -> { }).create(spec);
+        return new Tables((table, before, after, byService) -> { }, dev.moviegraph.engine.store.RowFiles.inMemory()).create(spec);
     }
 
     /** A movie's total of May 2024: in the month's gsi2 partition, ranked by its streams. */

@@ -46,7 +46,7 @@ class PartiqlFuzzTest {
 
     private static PartiqlApi engine() {
         Tables tables = new Tables((table, before, after, byService) -> {
-        });
+        }, dev.moviegraph.engine.store.RowFiles.inMemory());
         KeySchema key = new KeySchema("pk", "S", "sk", "N");
         IndexSpec byG = new IndexSpec("byG", true, new KeySchema("g", "S", null, null),
                 new Projection("ALL", List.of()), 0, 0, "ACTIVE");

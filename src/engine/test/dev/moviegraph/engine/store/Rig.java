@@ -56,9 +56,9 @@ final class Rig implements AutoCloseable {
 
     static Rig open(Path dir, Journal.Options options, Streams.StreamSettings settings) {
         Clock clock = Clock.systemUTC();
-        Streams streams = new Streams(settings, clock, "us-east-1");
+        Streams streams = new Streams(settings, clock, "us-east-1", dev.moviegraph.engine.store.RowFiles.inMemory().records());
         Journal journal = Journal.open(dir, options);
-        Tables tables = new Tables(journal.listener(streams));
+        Tables tables = new Tables(journal.listener(streams), dev.moviegraph.engine.store.RowFiles.inMemory());
         ExecutorService backfills = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "rig-backfill");
             thread.setDaemon(true);
@@ -165,8 +165,8 @@ final class Rig implements AutoCloseable {
         return table.toString();
     }
 
-    private static void rows(StringBuilder out, String prefix, NavigableMap<RowKey, StoredItem> rows) {
-        for (StoredItem item : rows.values()) {
+    private static void rows(StringBuilder out, String prefix, dev.moviegraph.engine.table.Rows rows) {
+        for (StoredItem item : rows) {
             out.append(prefix).append(Wire.json(item.attributes())).append(" size=").append(item.size()).append('\n');
         }
     }

@@ -36,8 +36,8 @@ final class StreamFixture {
     }
 
     StreamFixture(Streams.StreamSettings settings) {
-        streams = new Streams(settings, clock, "eu-west-1");
-        tables = new Tables(streams);
+        streams = new Streams(settings, clock, "eu-west-1", dev.moviegraph.engine.store.RowFiles.inMemory().records());
+        tables = new Tables(streams, dev.moviegraph.engine.store.RowFiles.inMemory());
     }
 
     /** A table keyed by pk (S) and sk (N), its stream on with {@code viewType} (null: off). */

@@ -37,8 +37,8 @@ class TimeToLiveTest {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private final TestClock clock = new TestClock(NOW);
-    private final Streams streams = new Streams(Streams.StreamSettings.defaults(), clock, "eu-west-1");
-    private final Tables tables = new Tables(streams);
+    private final Streams streams = new Streams(Streams.StreamSettings.defaults(), clock, "eu-west-1", dev.moviegraph.engine.store.RowFiles.inMemory().records());
+    private final Tables tables = new Tables(streams, dev.moviegraph.engine.store.RowFiles.inMemory());
     private final TimeToLive ttl = new TimeToLive(tables, Duration.ofMillis(20), clock);
 
     private Table table(String name, String ttlAttribute, boolean stream) {

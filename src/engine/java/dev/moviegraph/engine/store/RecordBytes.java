@@ -1,0 +1,57 @@
+package dev.moviegraph.engine.store;
+
+import dev.moviegraph.engine.stream.ChangeRecord;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Map;
+
+/** A stream record as bytes, in the journal's {@link Codec}: numbers as varints, images as items, absent ones marked. */
+final class RecordBytes {
+    private static final int NEW_IMAGE = 1;
+    private static final int OLD_IMAGE = 2;
+    private static final int BY_SERVICE = 4;
+    private static final ThreadLocal<Codec.Out> OUTS = ThreadLocal.withInitial(() -> new Codec.Out(1024));
+
+    private RecordBytes() {
+    }
+
+    static byte[] of(ChangeRecord record) {
+        Codec.Out out = OUTS.get();
+        out.reset();
+        out.varint(record.sequence());
+        out.varint(record.createdMillis());
+        out.string(record.eventName());
+        out.byte1((record.newImage() != null ? NEW_IMAGE : 0) | (record.oldImage() != null ? OLD_IMAGE : 0)
+                | (record.byService() ? BY_SERVICE : 0));
+        out.varint(record.sizeBytes());
+        Codec.item(out, record.keys());
+        if (record.newImage() != null) {
+            Codec.item(out, record.newImage());
+        }
+        if (record.oldImage() != null) {
+            Codec.item(out, record.oldImage());
+        }
+        byte[] bytes = Arrays.copyOf(out.bytes, out.size);
+        if (out.bytes.length > 64 << 10) {
+            OUTS.remove();
+        }
+        return bytes;
+    }
+
+    static ChangeRecord record(byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        Codec.In in = new Codec.In(bytes, 0, bytes.length);
+        long sequence = in.varint();
+        long created = in.varint();
+        String eventName = in.string();
+        int flags = in.byte1();
+        long size = in.varint();
+        Map<String, dev.moviegraph.engine.value.Value> keys = Collections.unmodifiableMap(Codec.item(in));
+        var newImage = (flags & NEW_IMAGE) != 0 ? Collections.unmodifiableMap(Codec.item(in)) : null;
+        var oldImage = (flags & OLD_IMAGE) != 0 ? Collections.unmodifiableMap(Codec.item(in)) : null;
+        return new ChangeRecord(sequence, created, eventName, keys, newImage, oldImage, (flags & BY_SERVICE) != 0, size);
+    }
+}
