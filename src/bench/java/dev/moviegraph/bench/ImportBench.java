@@ -119,6 +119,7 @@ final class ImportBench {
             admin.ensureTable();
             admin.requireLayout();
             Map<String, Long> phaseStarts = new LinkedHashMap<>();
+            long liveBefore = liveHeap();
             heap.start();
             long importStart = System.nanoTime();
             ImdbImport.Summary summary = new ImdbImport(new ImdbImport.Options(dir, Set.of("movie"), false, 0),
@@ -147,8 +148,9 @@ final class ImportBench {
             System.out.println("Skipped rows: " + summary.skips().total()
                     + (summary.skips().total() == 0 ? "" : "\n" + summary.skips().summary()));
             long live = liveHeap();
-            System.out.printf("Live heap after the import (after a full GC; the engine's items, streams and the JVM's"
-                    + " own): %,d MiB, %,d bytes per item written%n", live >> 20, live / Math.max(1, summary.itemsWritten()));
+            System.out.printf("Live heap (after full GCs) before the import %,d MiB, after %,d MiB: %,d bytes per item"
+                    + " written (the items, their index entries and stream records)%n", liveBefore >> 20, live >> 20,
+                    (live - liveBefore) / Math.max(1, summary.itemsWritten()));
             if (System.getenv("BENCH_HISTOGRAM") != null) {
                 // what holds the heap, largest first (jcmd's GC.class_histogram, from inside)
                 Object histogram = java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(

@@ -3,20 +3,22 @@ package dev.moviegraph.engine.store;
 import dev.moviegraph.engine.stream.ChangeRecord;
 
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Map;
 
-/** A stream record as bytes, in the journal's {@link Codec}: numbers as varints, images as items, absent ones marked. */
+/** A stream record as bytes: numbers as varints, images as items ({@link Names}), absent ones marked. */
 final class RecordBytes {
     private static final int NEW_IMAGE = 1;
     private static final int OLD_IMAGE = 2;
     private static final int BY_SERVICE = 4;
     private static final ThreadLocal<Codec.Out> OUTS = ThreadLocal.withInitial(() -> new Codec.Out(1024));
 
-    private RecordBytes() {
+    private final Names names;
+
+    RecordBytes(Names names) {
+        this.names = names;
     }
 
-    static byte[] of(ChangeRecord record) {
+    byte[] of(ChangeRecord record) {
         Codec.Out out = OUTS.get();
         out.reset();
         out.varint(record.sequence());
@@ -25,12 +27,12 @@ final class RecordBytes {
         out.byte1((record.newImage() != null ? NEW_IMAGE : 0) | (record.oldImage() != null ? OLD_IMAGE : 0)
                 | (record.byService() ? BY_SERVICE : 0));
         out.varint(record.sizeBytes());
-        Codec.item(out, record.keys());
+        names.item(out, record.keys());
         if (record.newImage() != null) {
-            Codec.item(out, record.newImage());
+            names.item(out, record.newImage());
         }
         if (record.oldImage() != null) {
-            Codec.item(out, record.oldImage());
+            names.item(out, record.oldImage());
         }
         byte[] bytes = Arrays.copyOf(out.bytes, out.size);
         if (out.bytes.length > 64 << 10) {
@@ -39,7 +41,7 @@ final class RecordBytes {
         return bytes;
     }
 
-    static ChangeRecord record(byte[] bytes) {
+    ChangeRecord record(byte[] bytes) {
         if (bytes == null) {
             return null;
         }
@@ -49,9 +51,9 @@ final class RecordBytes {
         String eventName = in.string();
         int flags = in.byte1();
         long size = in.varint();
-        Map<String, dev.moviegraph.engine.value.Value> keys = Collections.unmodifiableMap(Codec.item(in));
-        var newImage = (flags & NEW_IMAGE) != 0 ? Collections.unmodifiableMap(Codec.item(in)) : null;
-        var oldImage = (flags & OLD_IMAGE) != 0 ? Collections.unmodifiableMap(Codec.item(in)) : null;
+        Map<String, dev.moviegraph.engine.value.Value> keys = names.item(in);
+        var newImage = (flags & NEW_IMAGE) != 0 ? names.item(in) : null;
+        var oldImage = (flags & OLD_IMAGE) != 0 ? names.item(in) : null;
         return new ChangeRecord(sequence, created, eventName, keys, newImage, oldImage, (flags & BY_SERVICE) != 0, size);
     }
 }

@@ -29,10 +29,13 @@ import java.util.NoSuchElementException;
  */
 public final class RowFiles implements Storage, AutoCloseable {
     private final MVStore store;
+    private final Names names = new Names();
+    private final ItemBytes items = new ItemBytes(names);
+    private final RecordBytes recordBytes = new RecordBytes(names);
     private final RecordLog.Logs records = new RecordLog.Logs() {
         @Override
         public RecordLog open(String name) {
-            return new Records(store.openMap("records:" + name, new MVMap.Builder<Long, byte[]>()
+            return new Records(recordBytes, store.openMap("records:" + name, new MVMap.Builder<Long, byte[]>()
                     .keyType(LongDataType.INSTANCE).valueType(ByteArrays.TYPE)));
         }
 
@@ -58,7 +61,7 @@ public final class RowFiles implements Storage, AutoCloseable {
 
     @Override
     public RowStore open(String name) {
-        return new Rows(store.openMap(name, new MVMap.Builder<byte[], byte[]>()
+        return new Rows(items, store.openMap(name, new MVMap.Builder<byte[], byte[]>()
                 .keyType(ByteArrays.TYPE).valueType(ByteArrays.TYPE)));
     }
 
@@ -76,23 +79,25 @@ public final class RowFiles implements Storage, AutoCloseable {
 
     /** One shard's records. */
     private static final class Records implements RecordLog {
+        private final RecordBytes bytes;
         private final MVMap<Long, byte[]> map;
 
-        Records(MVMap<Long, byte[]> map) {
+        Records(RecordBytes bytes, MVMap<Long, byte[]> map) {
+            this.bytes = bytes;
             this.map = map;
         }
 
         @Override
         public void add(ChangeRecord record) {
             if (!map.isClosed()) {
-                map.put(record.sequence(), RecordBytes.of(record));
+                map.put(record.sequence(), bytes.of(record));
             }
         }
 
         @Override
         public ChangeRecord first() {
             Long first = map.firstKey();
-            return first == null ? null : RecordBytes.record(map.get(first));
+            return first == null ? null : bytes.record(map.get(first));
         }
 
         @Override
@@ -114,7 +119,7 @@ public final class RowFiles implements Storage, AutoCloseable {
                 @Override
                 public ChangeRecord next() {
                     cursor.next();
-                    return RecordBytes.record(cursor.getValue());
+                    return bytes.record(cursor.getValue());
                 }
             };
         }
@@ -122,15 +127,17 @@ public final class RowFiles implements Storage, AutoCloseable {
 
     /** One table's or index's rows. */
     private static final class Rows implements RowStore {
+        private final ItemBytes items;
         private final MVMap<byte[], byte[]> map;
 
-        Rows(MVMap<byte[], byte[]> map) {
+        Rows(ItemBytes items, MVMap<byte[], byte[]> map) {
+            this.items = items;
             this.map = map;
         }
 
         @Override
         public StoredItem get(RowKey key) {
-            return ItemBytes.item(map.get(KeyBytes.of(key)));
+            return items.item(map.get(KeyBytes.of(key)));
         }
 
         @Override
@@ -138,7 +145,7 @@ public final class RowFiles implements Storage, AutoCloseable {
             if (map.isClosed()) {
                 return null; // a write racing its table's deletion lands nowhere, as DynamoDB's would
             }
-            return ItemBytes.item(map.put(KeyBytes.of(key), ItemBytes.of(item)));
+            return items.item(map.put(KeyBytes.of(key), items.of(item)));
         }
 
         @Override
@@ -146,7 +153,7 @@ public final class RowFiles implements Storage, AutoCloseable {
             if (map.isClosed()) {
                 return null;
             }
-            return ItemBytes.item(map.remove(KeyBytes.of(key)));
+            return items.item(map.remove(KeyBytes.of(key)));
         }
 
         @Override
@@ -157,13 +164,25 @@ public final class RowFiles implements Storage, AutoCloseable {
             if (item == null) {
                 map.remove(KeyBytes.of(key));
             } else {
-                map.put(KeyBytes.of(key), ItemBytes.of(item));
+                map.put(KeyBytes.of(key), items.of(item));
             }
         }
 
         @Override
         public Iterator<StoredItem> items(RowKey low, boolean lowInclusive, RowKey high, boolean highInclusive,
                                           boolean descending) {
+            return walk(low, lowInclusive, high, highInclusive, descending, (key, value) -> items.item(value));
+        }
+
+        @Override
+        public Iterator<Row> rows(RowKey low, boolean lowInclusive, RowKey high, boolean highInclusive,
+                                  boolean descending) {
+            return walk(low, lowInclusive, high, highInclusive, descending,
+                    (key, value) -> new Row(KeyBytes.decode(key), items.item(value)));
+        }
+
+        private <T> Iterator<T> walk(RowKey low, boolean lowInclusive, RowKey high, boolean highInclusive,
+                                     boolean descending, java.util.function.BiFunction<byte[], byte[], T> read) {
             byte[] lowBytes = low == null ? null : KeyBytes.of(low);
             byte[] highBytes = high == null ? null : KeyBytes.of(high);
             if (lowBytes != null && highBytes != null) {
@@ -177,36 +196,45 @@ public final class RowFiles implements Storage, AutoCloseable {
             byte[] skipFirst = descending ? (highInclusive ? null : highBytes) : (lowInclusive ? null : lowBytes);
             byte[] skipLast = descending ? (lowInclusive ? null : lowBytes) : (highInclusive ? null : highBytes);
             return new Iterator<>() {
-                private byte[] next = advance(true);
+                private boolean first = true;
+                private byte[] nextKey;
+                private byte[] nextValue;
 
-                private byte[] advance(boolean first) {
+                private boolean advance() {
+                    if (nextKey != null) {
+                        return true;
+                    }
                     while (cursor.hasNext()) {
                         byte[] key = cursor.next();
-                        if (first && skipFirst != null && Arrays.equals(key, skipFirst)) {
-                            first = false;
+                        boolean wasFirst = first;
+                        first = false;
+                        if (wasFirst && skipFirst != null && Arrays.equals(key, skipFirst)) {
                             continue;
                         }
                         if (skipLast != null && Arrays.equals(key, skipLast)) {
-                            return null;
+                            return false;
                         }
-                        return cursor.getValue();
+                        nextKey = key;
+                        nextValue = cursor.getValue();
+                        return true;
                     }
-                    return null;
+                    return false;
                 }
 
                 @Override
                 public boolean hasNext() {
-                    return next != null;
+                    return advance();
                 }
 
                 @Override
-                public StoredItem next() {
-                    if (next == null) {
+                public T next() {
+                    if (!advance()) {
                         throw new NoSuchElementException();
                     }
-                    StoredItem item = ItemBytes.item(next);
-                    next = advance(false);
-                    return item;
+                    T value = read.apply(nextKey, nextValue);
+                    nextKey = null;
+                    nextValue = null;
+                    return value;
                 }
             };
         }

@@ -10,14 +10,14 @@ import java.nio.charset.StandardCharsets;
  * A {@link RowKey} as bytes that sort, compared unsigned and lexicographically, exactly as {@link RowKey#ORDER}
  * sorts the keys: so a store can keep its keys as plain byte arrays (a few bytes over the key's own length,
  * against a couple of hundred for the objects) and compare them with {@link java.util.Arrays#compareUnsigned}.
- * One way only: rows are read back from their items, never from their keys.
  *
  * <p>Layout: the partition hash as 4 bytes big-endian, then the four parts (partition, sort, and in an index the
  * item's table key), each a tag: {@code 00} the low bound, {@code 01} absent, {@code 02} a value, {@code FF} the
  * high bound (the order {@link RowKey} gives them). A value is its type's byte then its order-keeping form:
  * strings as UTF-8 (which is DynamoDB's order) and binaries as they are, each with {@code 00} written
  * {@code 00 FF} and ended by {@code 00 00}, so a prefix sorts first and the next part cannot leak into this
- * one; numbers as sign, decimal exponent and digits (see {@link #number}).
+ * one; numbers as sign, decimal exponent and digits (see {@link #number}). {@link #decode} reads a stored
+ * row's key back (an index that projects ALL finds its items' table keys there).
  */
 public final class KeyBytes {
     private static final int LOW = 0x00;
@@ -101,6 +101,73 @@ public final class KeyBytes {
             out.write((digits.charAt(i) - '0' + 1) ^ mask);
         }
         out.write(mask);
+    }
+
+    /** The row key these bytes are of (a stored row's: no bounds). */
+    public static RowKey decode(byte[] bytes) {
+        int[] at = {4};
+        int hash = (bytes[0] & 0xFF) << 24 | (bytes[1] & 0xFF) << 16 | (bytes[2] & 0xFF) << 8 | bytes[3] & 0xFF;
+        Value partition = part(bytes, at);
+        Value sort = part(bytes, at);
+        Value tablePartition = part(bytes, at);
+        Value tableSort = part(bytes, at);
+        return new RowKey(hash, partition, sort, tablePartition, tableSort);
+    }
+
+    private static Value part(byte[] bytes, int[] at) {
+        int tag = bytes[at[0]++] & 0xFF;
+        if (tag == ABSENT) {
+            return null;
+        }
+        if (tag != VALUE) {
+            throw new IllegalArgumentException("a bound is not a stored row's key");
+        }
+        int type = bytes[at[0]++];
+        return switch (type) {
+            case 'S' -> new Value.S(new String(unescaped(bytes, at), StandardCharsets.UTF_8));
+            case 'U' -> new Value.B(dev.moviegraph.engine.value.Bytes.copyOf(unescaped(bytes, at)));
+            case 'N' -> dev.moviegraph.engine.value.Numbers.of(number(bytes, at));
+            default -> throw new IllegalArgumentException("not a key's type: " + type);
+        };
+    }
+
+    private static byte[] unescaped(byte[] bytes, int[] at) {
+        Out out = new Out();
+        int i = at[0];
+        while (true) {
+            byte b = bytes[i++];
+            if (b == 0) {
+                if (bytes[i++] == 0) {
+                    break; // the end mark
+                }
+                out.write(0); // 00 FF
+            } else {
+                out.write(b);
+            }
+        }
+        at[0] = i;
+        return out.toByteArray();
+    }
+
+    private static BigDecimal number(byte[] bytes, int[] at) {
+        int sign = bytes[at[0]++];
+        if (sign == 0x02) {
+            return BigDecimal.ZERO;
+        }
+        int mask = sign == 0x01 ? 0xFF : 0x00;
+        int biased = ((bytes[at[0]] & 0xFF ^ mask) << 8) | (bytes[at[0] + 1] & 0xFF ^ mask);
+        at[0] += 2;
+        StringBuilder digits = new StringBuilder(40);
+        while (true) {
+            int b = bytes[at[0]++] & 0xFF ^ mask;
+            if (b == 0) {
+                break;
+            }
+            digits.append((char) ('0' + b - 1));
+        }
+        int exponent = biased - 32768;
+        BigDecimal magnitude = new BigDecimal(new java.math.BigInteger(digits.toString()), digits.length() - exponent);
+        return mask == 0 ? magnitude : magnitude.negate();
     }
 
     /** A byte buffer without the synchronisation of ByteArrayOutputStream's methods mattering (they are uncontended). */

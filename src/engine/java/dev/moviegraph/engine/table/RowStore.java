@@ -24,4 +24,11 @@ public interface RowStore {
      * iterator reads lazily, so a Query that stops after a page reads about a page.
      */
     Iterator<StoredItem> items(RowKey low, boolean lowInclusive, RowKey high, boolean highInclusive, boolean descending);
+
+    /** The same range as rows: each item with its key. */
+    Iterator<Row> rows(RowKey low, boolean lowInclusive, RowKey high, boolean highInclusive, boolean descending);
+
+    /** A stored row: its key and its item. */
+    record Row(RowKey key, StoredItem item) {
+    }
 }

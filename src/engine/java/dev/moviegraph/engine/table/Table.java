@@ -86,7 +86,14 @@ public final class Table {
     /** An index's rows in its key order, or null when the table has no such index. */
     public Rows indexRows(String indexName) {
         RowStore store = indexRows.get(indexName);
-        return store == null ? null : Rows.all(store);
+        if (store == null) {
+            return null;
+        }
+        IndexSpec index = spec.index(indexName).orElse(null);
+        if (index != null && projectsAll(index)) {
+            return Rows.all(new AllProjection(store, rows, index.key()));
+        }
+        return Rows.all(store);
     }
 
     public long itemCount() {
@@ -203,8 +210,8 @@ public final class Table {
                 countIndex(index.name(), replaced == null ? 1 : 0, newEntry.size() - (replaced == null ? 0 : replaced.size()));
                 if (replaced == null || !sameRow) {
                     cost += Capacity.write(newEntry.size());
-                } else if (newEntry == after || !newEntry.attributes().equals(replaced.attributes())) {
-                    // An ALL index holds the item itself, which changed (unchanged writes stop earlier).
+                } else if (projectsAll(index) || !newEntry.attributes().equals(replaced.attributes())) {
+                    // An ALL index projects the item itself, which changed (unchanged writes stop earlier).
                     cost += Capacity.write(Math.max(newEntry.size(), replaced.size()));
                 }
             }
@@ -245,10 +252,15 @@ public final class Table {
         if (index.key().keyOf(item.attributes()) == null) {
             return null;
         }
-        if (index.projection().type().equals("ALL")) {
-            return item;
+        if (projectsAll(index)) {
+            // the size alone: the row's key holds the table key, the item is read from the table (AllProjection)
+            return new StoredItem(Map.of(), item.size());
         }
         return StoredItem.of(index.projection().project(item.attributes(), spec.key(), index.key()));
+    }
+
+    private static boolean projectsAll(IndexSpec index) {
+        return index.projection().type().equals("ALL");
     }
 
     /** The table key of an item's attributes, or null when they lack it. */
