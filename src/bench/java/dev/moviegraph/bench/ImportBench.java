@@ -35,15 +35,16 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * {@code moviegraph.jar benchmark import [--titles N] [--out DIR] [--in-memory]}: generates an IMDb-shaped
- * data set of N movies (deterministic, seeded), imports it as {@code import DIR} does into a fresh table
- * of an embedded engine (a data folder on /dev/shm, as users run it, or in memory), then
+ * {@code moviegraph.jar benchmark import [--titles N] [--out DIR] [--in-memory | --data-dir DIR]}: generates an
+ * IMDb-shaped data set of N movies (deterministic, seeded), imports it as {@code import DIR} does into a fresh
+ * table of an embedded engine (a data folder on /dev/shm, as users run it, one of its own with
+ * {@code --data-dir}, on a disk, or in memory), then
  * writes the same items again with the same {@link Batches#putAll} and parallelism into a fresh table
  * of a second engine of the same kind, and prints the import's items/s against that raw BatchWriteItem rate, per-phase times and the
  * peak heap. Not a test: numbers go to docs/benchmarks.md.
  */
 final class ImportBench {
-    private static final String USAGE = "usage: moviegraph.jar benchmark import [--titles N] [--out DIR] [--in-memory] [--import-only]"
+    private static final String USAGE = "usage: moviegraph.jar benchmark import [--titles N] [--out DIR] [--in-memory | --data-dir DIR] [--import-only]"
             + "\n  generates N movies (default 100000) in IMDb's format into DIR (default a temporary folder),"
             + "\n  imports them into an embedded engine and compares with raw BatchWriteItem"
             + "\n  (not with --import-only)";
@@ -69,6 +70,7 @@ final class ImportBench {
         int titles = 100_000;
         Path out = null;
         boolean inMemory = false;
+        Path dataDir = null;
         boolean importOnly = false;
         try {
             for (int i = 0; i < args.length; i++) {
@@ -76,11 +78,12 @@ final class ImportBench {
                     case "--titles" -> titles = Integer.parseInt(args[++i]);
                     case "--out" -> out = Path.of(args[++i]);
                     case "--in-memory" -> inMemory = true;
+                    case "--data-dir" -> dataDir = Path.of(args[++i]);
                     case "--import-only" -> importOnly = true;
                     default -> throw new IllegalArgumentException(args[i]);
                 }
             }
-            if (titles < 10) {
+            if (titles < 10 || inMemory && dataDir != null) {
                 throw new IllegalArgumentException("--titles");
             }
         } catch (RuntimeException e) {
@@ -90,7 +93,7 @@ final class ImportBench {
         }
         int status;
         try {
-            run(titles, out, inMemory, importOnly);
+            run(titles, out, inMemory, dataDir, importOnly);
             status = 0;
         } catch (Exception e) {
             e.printStackTrace();
@@ -99,16 +102,19 @@ final class ImportBench {
         System.exit(status);
     }
 
-    private static void run(int titles, Path out, boolean inMemory, boolean importOnly) throws Exception {
+    private static void run(int titles, Path out, boolean inMemory, Path dataDir, boolean importOnly)
+            throws Exception {
         Path dir = out != null ? Files.createDirectories(out) : Files.createTempDirectory("moviegraph-imdb-bench");
         long started = System.nanoTime();
         Map<String, Long> shape = new DataSet(titles, new Random(SEED)).write(dir);
         System.out.printf("Generated in %,d ms: %s%n", (System.nanoTime() - started) / 1_000_000, shape);
 
-        Path data = inMemory ? null : EmbeddedDynamo.scratchDirectory("moviegraph-import-bench");
+        // a data folder of the user's own is theirs to keep; a scratch one is deleted at the end
+        Path data = inMemory ? null : dataDir != null ? Files.createDirectories(dataDir)
+                : EmbeddedDynamo.scratchDirectory("moviegraph-import-bench");
         EmbeddedDynamo dynamo = inMemory ? EmbeddedDynamo.ephemeral(false) : EmbeddedDynamo.persistent(data, false);
-        System.out.println("Engine: " + (inMemory ? "in memory" : "data folder on "
-                + (data.startsWith("/dev/shm") ? "/dev/shm (tmpfs)" : "the temporary folder")));
+        System.out.println("Engine: " + (inMemory ? "in memory" : dataDir != null ? "data folder " + data
+                : "data folder on " + (data.startsWith("/dev/shm") ? "/dev/shm (tmpfs)" : "the temporary folder")));
         DynamoDbAsyncClient client = DynamoClients.create(dynamo.endpoint(), List.of());
         HeapWatch heap = new HeapWatch();
         Path rawData = null;
@@ -211,7 +217,7 @@ final class ImportBench {
             if (rawData != null) {
                 delete(rawData);
             }
-            if (data != null) {
+            if (data != null && dataDir == null) {
                 delete(data);
             }
             if (out == null) {
