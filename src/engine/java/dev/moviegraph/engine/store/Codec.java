@@ -140,6 +140,24 @@ final class Codec {
         }
     }
 
+    private static final ThreadLocal<Out> SCRATCH = ThreadLocal.withInitial(() -> new Out(1024));
+
+    /** This thread's buffer for one value kept in memory, emptied; hand it back with {@link #bytesOf}. */
+    static Out scratch() {
+        Out out = SCRATCH.get();
+        out.reset();
+        return out;
+    }
+
+    /** What the scratch buffer holds, copied; a buffer grown past 64 KB by one big item is let go. */
+    static byte[] bytesOf(Out out) {
+        byte[] bytes = java.util.Arrays.copyOf(out.bytes, out.size);
+        if (out.bytes.length > 64 << 10) {
+            SCRATCH.remove();
+        }
+        return bytes;
+    }
+
     /** Reads what {@link Out} wrote; a malformed input throws {@link IllegalStateException} (or an index error). */
     static final class In {
         final byte[] bytes;

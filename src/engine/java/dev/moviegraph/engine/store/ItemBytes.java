@@ -2,13 +2,11 @@ package dev.moviegraph.engine.store;
 
 import dev.moviegraph.engine.table.StoredItem;
 
-
 /**
  * A stored item as bytes: its size as DynamoDB counts it (a varint), then its attributes: names as
  * {@link Names} numbers, values in the journal's {@link Codec}.
  */
 final class ItemBytes {
-    private static final ThreadLocal<Codec.Out> OUTS = ThreadLocal.withInitial(() -> new Codec.Out(1024));
 
     private final Names names;
 
@@ -17,15 +15,10 @@ final class ItemBytes {
     }
 
     byte[] of(StoredItem item) {
-        Codec.Out out = OUTS.get();
-        out.reset();
+        Codec.Out out = Codec.scratch();
         out.varint(item.size());
         names.item(out, item.attributes());
-        byte[] bytes = java.util.Arrays.copyOf(out.bytes, out.size);
-        if (out.bytes.length > 64 << 10) {
-            OUTS.remove(); // a thread that wrote one big item does not keep its buffer
-        }
-        return bytes;
+        return Codec.bytesOf(out);
     }
 
     StoredItem item(byte[] bytes) {

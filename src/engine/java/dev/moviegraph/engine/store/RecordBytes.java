@@ -2,7 +2,6 @@ package dev.moviegraph.engine.store;
 
 import dev.moviegraph.engine.stream.ChangeRecord;
 
-import java.util.Arrays;
 import java.util.Map;
 
 /** A stream record as bytes: numbers as varints, images as items ({@link Names}), absent ones marked. */
@@ -10,7 +9,6 @@ final class RecordBytes {
     private static final int NEW_IMAGE = 1;
     private static final int OLD_IMAGE = 2;
     private static final int BY_SERVICE = 4;
-    private static final ThreadLocal<Codec.Out> OUTS = ThreadLocal.withInitial(() -> new Codec.Out(1024));
 
     private final Names names;
 
@@ -19,8 +17,7 @@ final class RecordBytes {
     }
 
     byte[] of(ChangeRecord record) {
-        Codec.Out out = OUTS.get();
-        out.reset();
+        Codec.Out out = Codec.scratch();
         out.varint(record.sequence());
         out.varint(record.createdMillis());
         out.string(record.eventName());
@@ -34,11 +31,7 @@ final class RecordBytes {
         if (record.oldImage() != null) {
             names.item(out, record.oldImage());
         }
-        byte[] bytes = Arrays.copyOf(out.bytes, out.size);
-        if (out.bytes.length > 64 << 10) {
-            OUTS.remove();
-        }
-        return bytes;
+        return Codec.bytesOf(out);
     }
 
     ChangeRecord record(byte[] bytes) {
