@@ -15,7 +15,7 @@ import dev.moviegraph.engine.http.EngineHttp;
 import dev.moviegraph.engine.legacy.LegacyParameters;
 import dev.moviegraph.engine.partiql.PartiqlApi;
 import dev.moviegraph.engine.store.Journal;
-import dev.moviegraph.engine.store.RowFiles;
+import dev.moviegraph.engine.store.RowHome;
 import dev.moviegraph.engine.stream.Streams;
 import dev.moviegraph.engine.table.ChangeListener;
 import dev.moviegraph.engine.table.Tables;
@@ -38,10 +38,10 @@ public final class Engine implements AutoCloseable {
     private final EngineHttp http;
     private final TimeToLive timeToLive;
     private final Journal journal;
-    private final RowFiles rows;
+    private final RowHome rows;
     private final ExecutorService background;
 
-    private Engine(EngineHttp http, TimeToLive timeToLive, Journal journal, RowFiles rows, ExecutorService background) {
+    private Engine(EngineHttp http, TimeToLive timeToLive, Journal journal, RowHome rows, ExecutorService background) {
         this.http = http;
         this.timeToLive = timeToLive;
         this.journal = journal;
@@ -53,13 +53,20 @@ public final class Engine implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         Journal journal = Journal.open(options.dataDir(),
                 Journal.Options.defaults().withStreamRetention(options.streamRetention()));
-        // rows and stream records compact in memory; with a data folder the journal keeps them across restarts
-        RowFiles rows = RowFiles.inMemory();
+        // rows and stream records compact in memory, or with a data folder in its rows file; the journal keeps
+        // them across restarts either way (the file is rebuilt from it at start)
+        RowHome rows;
+        try {
+            rows = RowHome.of(options.rowsInMemory() ? null : journal.dataDir());
+        } catch (RuntimeException e) {
+            journal.close();
+            throw e;
+        }
         Streams streams = new Streams(new Streams.StreamSettings(options.shardPeriod(), options.streamRetention(),
                 java.time.Duration.ofMinutes(15)), clock, options.region(), rows.records());
         // streams make a change's record and the journal records it with that record's number, in one step
         ChangeListener listener = journal.listener(streams);
-        Tables tables = new Tables(listener, rows);
+        Tables tables = new Tables(listener, rows.storage());
         ExecutorService background = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "engine-background");
             thread.setDaemon(true);

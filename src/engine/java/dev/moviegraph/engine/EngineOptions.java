@@ -15,40 +15,48 @@ import java.time.Duration;
  * @param partitionLimits whether DynamoDB's per-partition ceilings (3,000 read and 1,000 write units a
  *                        second per partition key) are enforced
  * @param region          the region ARNs and stream records name
+ * @param rowsInMemory    rows and stream records on the heap even with a data folder, whose journal alone is then
+ *                        on disk (a scratch folder in memory: the embedded sample's); otherwise a data folder keeps
+ *                        them in its rows file
  */
 public record EngineOptions(String host, int port, Path dataDir, Duration shardPeriod, Duration streamRetention,
-                            Duration ttlSweep, boolean partitionLimits, String region) {
+                            Duration ttlSweep, boolean partitionLimits, String region, boolean rowsInMemory) {
 
     public static EngineOptions inMemory() {
         return new EngineOptions("127.0.0.1", 0, null, Duration.ofHours(4), Duration.ofHours(24), Duration.ofSeconds(30),
-                false, "us-east-1");
+                false, "us-east-1", false);
     }
 
     public EngineOptions withPort(int newPort) {
-        return new EngineOptions(host, newPort, dataDir, shardPeriod, streamRetention, ttlSweep, partitionLimits, region);
+        return new EngineOptions(host, newPort, dataDir, shardPeriod, streamRetention, ttlSweep, partitionLimits, region, rowsInMemory);
     }
 
     public EngineOptions withHost(String newHost) {
-        return new EngineOptions(newHost, port, dataDir, shardPeriod, streamRetention, ttlSweep, partitionLimits, region);
+        return new EngineOptions(newHost, port, dataDir, shardPeriod, streamRetention, ttlSweep, partitionLimits, region, rowsInMemory);
     }
 
     public EngineOptions withDataDir(Path dir) {
-        return new EngineOptions(host, port, dir, shardPeriod, streamRetention, ttlSweep, partitionLimits, region);
+        return new EngineOptions(host, port, dir, shardPeriod, streamRetention, ttlSweep, partitionLimits, region, rowsInMemory);
     }
 
     public EngineOptions withShardPeriod(Duration period) {
-        return new EngineOptions(host, port, dataDir, period, streamRetention, ttlSweep, partitionLimits, region);
+        return new EngineOptions(host, port, dataDir, period, streamRetention, ttlSweep, partitionLimits, region, rowsInMemory);
     }
 
     public EngineOptions withStreamRetention(Duration retention) {
-        return new EngineOptions(host, port, dataDir, shardPeriod, retention, ttlSweep, partitionLimits, region);
+        return new EngineOptions(host, port, dataDir, shardPeriod, retention, ttlSweep, partitionLimits, region, rowsInMemory);
     }
 
     public EngineOptions withTtlSweep(Duration sweep) {
-        return new EngineOptions(host, port, dataDir, shardPeriod, streamRetention, sweep, partitionLimits, region);
+        return new EngineOptions(host, port, dataDir, shardPeriod, streamRetention, sweep, partitionLimits, region, rowsInMemory);
     }
 
     public EngineOptions withPartitionLimits(boolean on) {
-        return new EngineOptions(host, port, dataDir, shardPeriod, streamRetention, ttlSweep, on, region);
+        return new EngineOptions(host, port, dataDir, shardPeriod, streamRetention, ttlSweep, on, region, rowsInMemory);
+    }
+
+    public EngineOptions withRowsInMemory(boolean inMemory) {
+        return new EngineOptions(host, port, dataDir, shardPeriod, streamRetention, ttlSweep, partitionLimits, region,
+                inMemory);
     }
 }

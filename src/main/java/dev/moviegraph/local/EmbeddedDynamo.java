@@ -56,7 +56,9 @@ public final class EmbeddedDynamo implements AutoCloseable {
             try {
                 Path dir = scratchDirectory("moviegraph-engine");
                 if (seed(dir)) {
-                    EmbeddedDynamo embedded = launch(EngineOptions.inMemory().withDataDir(dir), true);
+                    // rows on the heap: the folder is memory already, its journal only the sample's start
+                    EmbeddedDynamo embedded = launch(EngineOptions.inMemory().withDataDir(dir).withRowsInMemory(true),
+                            true);
                     embedded.temporary = dir;
                     return embedded;
                 }
@@ -76,7 +78,7 @@ public final class EmbeddedDynamo implements AutoCloseable {
     public static void buildSampleSnapshot(Path dir) throws IOException {
         delete(dir);
         Files.createDirectories(dir);
-        try (EmbeddedDynamo embedded = launch(EngineOptions.inMemory().withDataDir(dir), true)) {
+        try (EmbeddedDynamo embedded = launch(EngineOptions.inMemory().withDataDir(dir).withRowsInMemory(true), true)) {
             // loaded by launch
         }
         Files.deleteIfExists(dir.resolve("engine.lock"));

@@ -10,4 +10,13 @@ public interface Storage {
 
     /** Forgets a store and its rows (a deleted table or index). */
     void drop(String name);
+
+    /**
+     * Whether an index that projects ALL reads its items from the table rather than keeping a copy: true where
+     * rows are memory (a copy would be paid for in heap), false where they are on disk (a copy costs disk, a
+     * read through costs a lookup per entry).
+     */
+    default boolean sharesItems() {
+        return true;
+    }
 }

@@ -90,7 +90,7 @@ public final class Table {
             return null;
         }
         IndexSpec index = spec.index(indexName).orElse(null);
-        if (index != null && projectsAll(index)) {
+        if (index != null && readsThrough(index)) {
             return Rows.all(new AllProjection(store, rows, index.key()));
         }
         return Rows.all(store);
@@ -252,11 +252,16 @@ public final class Table {
         if (index.key().keyOf(item.attributes()) == null) {
             return null;
         }
-        if (projectsAll(index)) {
+        if (readsThrough(index)) {
             // the size alone: the row's key holds the table key, the item is read from the table (AllProjection)
             return new StoredItem(Map.of(), item.size());
         }
         return StoredItem.of(index.projection().project(item.attributes(), spec.key(), index.key()));
+    }
+
+    /** An ALL index whose entries hold only the size and read the item from the table (when rows are memory). */
+    private boolean readsThrough(IndexSpec index) {
+        return storage.sharesItems() && projectsAll(index);
     }
 
     private static boolean projectsAll(IndexSpec index) {

@@ -1,0 +1,250 @@
+package dev.moviegraph.engine.store;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * The rows on disk: one SQLite file of {@code (store, key, value)} rows, a B-tree clustered on the store and
+ * the key ({@code WITHOUT ROWID}), so a range of one store is a walk of adjacent pages. Only {@link DiskRows}'s
+ * flush writes, a layer at a time in one transaction; readers each borrow a connection of their own, and in
+ * WAL mode a reader sees the last committed flush and never waits for the one being written.
+ *
+ * <p>Durability is the journal's: the file is written without syncs ({@code synchronous=OFF}) and rebuilt
+ * from the journal at start, so a crash can leave it behind but never wrong for long.
+ */
+final class SqliteRows implements AutoCloseable {
+    private static final String UPSERT = "INSERT OR REPLACE INTO rows(store, k, v) VALUES (?, ?, ?)";
+    private static final String DELETE = "DELETE FROM rows WHERE store = ? AND k = ?";
+
+    private final Path file;
+    private final Connection writer;
+    private final PreparedStatement upsert;
+    private final PreparedStatement delete;
+    private final BlockingQueue<Reader> readers;
+    private final int cacheKib;
+
+    private SqliteRows(Path file, Connection writer, int readers, int cacheKib) throws SQLException {
+        this.file = file;
+        this.writer = writer;
+        this.cacheKib = cacheKib;
+        this.upsert = writer.prepareStatement(UPSERT);
+        this.delete = writer.prepareStatement(DELETE);
+        this.readers = new ArrayBlockingQueue<>(readers);
+        for (int i = 0; i < readers; i++) {
+            this.readers.add(new Reader(connect(file, cacheKib)));
+        }
+    }
+
+    /**
+     * A new, empty file (what was there is removed: the journal rebuilds it). {@code cacheKib} is each
+     * connection's page cache, outside the heap.
+     */
+    static SqliteRows create(Path file, int readers, int cacheKib) throws SQLException {
+        try {
+            for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+                Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));
+            }
+        } catch (java.io.IOException e) {
+            throw new SQLException("cannot clear " + file + ": " + e, e);
+        }
+        Connection writer = connect(file, cacheKib);
+        try (Statement statement = writer.createStatement()) {
+            statement.execute("CREATE TABLE rows (store INTEGER NOT NULL, k BLOB NOT NULL, v BLOB NOT NULL, "
+                    + "PRIMARY KEY (store, k)) WITHOUT ROWID");
+        }
+        writer.setAutoCommit(false);
+        return new SqliteRows(file, writer, readers, cacheKib);
+    }
+
+    private static Connection connect(Path file, int cacheKib) throws SQLException {
+        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA journal_mode=WAL");
+            statement.execute("PRAGMA synchronous=OFF");
+            statement.execute("PRAGMA cache_size=-" + cacheKib);
+            statement.execute("PRAGMA busy_timeout=10000");
+            statement.execute("PRAGMA temp_store=MEMORY");
+        }
+        return connection;
+    }
+
+    /** Whether SQLite's native library loads on this machine (it ships for the platforms the jar names). */
+    static boolean available() {
+        try {
+            Class.forName("org.sqlite.JDBC");
+            return org.sqlite.SQLiteJDBCLoader.initialize();
+        } catch (Exception | LinkageError e) {
+            return false;
+        }
+    }
+
+    Path file() {
+        return file;
+    }
+
+    /** The value under the key, or null. */
+    byte[] get(int store, byte[] key) {
+        Reader reader = borrow();
+        try {
+            PreparedStatement get = reader.get;
+            get.setInt(1, store);
+            get.setBytes(2, key);
+            try (ResultSet result = get.executeQuery()) {
+                return result.next() ? result.getBytes(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading the rows file failed: " + e.getMessage(), e);
+        } finally {
+            readers.add(reader);
+        }
+    }
+
+    /**
+     * Up to {@code limit} rows with {@code low <= key < high} (high null: unbounded), ascending or descending, as
+     * pairs of key and value.
+     */
+    List<byte[][]> range(int store, byte[] low, byte[] high, boolean descending, int limit) {
+        Reader reader = borrow();
+        try {
+            PreparedStatement statement = descending
+                    ? (high == null ? reader.descendingOpen : reader.descending)
+                    : (high == null ? reader.ascendingOpen : reader.ascending);
+            int i = 1;
+            statement.setInt(i++, store);
+            statement.setBytes(i++, low);
+            if (high != null) {
+                statement.setBytes(i++, high);
+            }
+            statement.setInt(i, limit);
+            List<byte[][]> rows = new ArrayList<>(Math.min(limit, 64));
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    rows.add(new byte[][] {result.getBytes(1), result.getBytes(2)});
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading the rows file failed: " + e.getMessage(), e);
+        } finally {
+            readers.add(reader);
+        }
+    }
+
+    /** Writes a layer's rows (an empty value deletes) in one transaction. */
+    void write(Iterable<Change> changes) {
+        try {
+            for (Change change : changes) {
+                if (change.value().length == 0) {
+                    delete.setInt(1, change.store());
+                    delete.setBytes(2, change.key());
+                    delete.executeUpdate();
+                } else {
+                    upsert.setInt(1, change.store());
+                    upsert.setBytes(2, change.key());
+                    upsert.setBytes(3, change.value());
+                    upsert.executeUpdate();
+                }
+            }
+            writer.commit();
+        } catch (SQLException e) {
+            try {
+                writer.rollback();
+            } catch (SQLException ignored) {
+                // the first failure is the one to report
+            }
+            throw new IllegalStateException("writing the rows file failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Removes every row of a store. */
+    void drop(int store) {
+        try (PreparedStatement statement = writer.prepareStatement("DELETE FROM rows WHERE store = ?")) {
+            statement.setInt(1, store);
+            statement.executeUpdate();
+            writer.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException("writing the rows file failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The file's size and its write-ahead log's, in bytes. */
+    long bytesOnDisk() {
+        long total = 0;
+        for (String suffix : new String[] {"", "-wal"}) {
+            try {
+                total += Files.size(file.resolveSibling(file.getFileName() + suffix));
+            } catch (java.io.IOException e) {
+                // not there (yet)
+            }
+        }
+        return total;
+    }
+
+    int cacheKib() {
+        return cacheKib;
+    }
+
+    private Reader borrow() {
+        try {
+            return readers.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for a connection to the rows file", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        List<Reader> all = new ArrayList<>();
+        readers.drainTo(all);
+        for (Reader reader : all) {
+            closeQuietly(reader.connection);
+        }
+        closeQuietly(writer);
+    }
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // closing
+        }
+    }
+
+    /** A change to write: an empty value removes the row. */
+    record Change(int store, byte[] key, byte[] value) {
+    }
+
+    /** A reading connection and its statements. */
+    private static final class Reader {
+        final Connection connection;
+        final PreparedStatement get;
+        final PreparedStatement ascending;
+        final PreparedStatement ascendingOpen;
+        final PreparedStatement descending;
+        final PreparedStatement descendingOpen;
+
+        Reader(Connection connection) throws SQLException {
+            this.connection = connection;
+            this.get = connection.prepareStatement("SELECT v FROM rows WHERE store = ? AND k = ?");
+            this.ascending = connection.prepareStatement(
+                    "SELECT k, v FROM rows WHERE store = ? AND k >= ? AND k < ? ORDER BY k LIMIT ?");
+            this.ascendingOpen = connection.prepareStatement(
+                    "SELECT k, v FROM rows WHERE store = ? AND k >= ? ORDER BY k LIMIT ?");
+            this.descending = connection.prepareStatement(
+                    "SELECT k, v FROM rows WHERE store = ? AND k >= ? AND k < ? ORDER BY k DESC LIMIT ?");
+            this.descendingOpen = connection.prepareStatement(
+                    "SELECT k, v FROM rows WHERE store = ? AND k >= ? ORDER BY k DESC LIMIT ?");
+        }
+    }
+}
