@@ -138,6 +138,11 @@ public final class Engine implements AutoCloseable {
         return request -> modern.apply(LegacyParameters.translate(operation, request));
     }
 
+    /** Where the rows are: in memory, or on disk with the sizes of its layers and cache. */
+    public String rowsDescription() {
+        return rows.description();
+    }
+
     public int port() {
         return http.port();
     }

@@ -69,7 +69,7 @@ public final class EngineCommand {
         Runtime.getRuntime().addShutdownHook(new Thread(engine::close, "engine-shutdown"));
         URI endpoint = engine.endpoint();
         out.println(options.dataDir() == null ? "engine data: in memory, gone when it stops"
-                : "engine data: kept in " + options.dataDir().toAbsolutePath());
+                : "engine data: kept in " + options.dataDir().toAbsolutePath() + "; " + engine.rowsDescription());
         // Last: the line that says it is ready.
         out.println("engine listening on " + endpoint);
         out.flush();

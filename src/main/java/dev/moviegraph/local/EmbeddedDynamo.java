@@ -163,6 +163,11 @@ public final class EmbeddedDynamo implements AutoCloseable {
         return launch(dataDir == null ? options : options.withDataDir(dataFolder(dataDir)), false);
     }
 
+    /** Where the engine keeps its rows: in memory, or on disk with its layers and cache. */
+    public String rowsDescription() {
+        return engine.rowsDescription();
+    }
+
     private static Path dataFolder(Path dataDir) {
         try {
             return Files.createDirectories(dataDir).toAbsolutePath();

@@ -60,6 +60,7 @@ public final class DiskRows implements Storage, AutoCloseable {
     private volatile Layers layers = new Layers(new Layer(), null);
     private volatile boolean closed;
     private final AtomicLong flushes = new AtomicLong();
+    private final AtomicLong flushNanos = new AtomicLong();
     private final RecordLog.Logs records = new RecordLog.Logs() {
         @Override
         public RecordLog open(String name) {
@@ -82,7 +83,7 @@ public final class DiskRows implements Storage, AutoCloseable {
 
     /**
      * Rows in {@code dir/rows.db}, started empty (the journal fills it), with layers of {@code layerBytes} and
-     * SQLite's page cache of {@code cacheKib} per connection ({@code readers} reading connections and one writing).
+     * SQLite's page cache of {@code cacheKib} in all ({@code readers} reading connections and one writing).
      */
     public static DiskRows open(Path dir, long layerBytes, int readers, int cacheKib) {
         try {
@@ -111,6 +112,11 @@ public final class DiskRows implements Storage, AutoCloseable {
     public long bytesInMemory() {
         Layers now = layers;
         return now.active.bytes.get() + (now.frozen == null ? 0 : now.frozen.bytes.get());
+    }
+
+    /** Time spent writing layers to the file so far, in milliseconds. */
+    public long flushMillis() {
+        return flushNanos.get() / 1_000_000;
     }
 
     /** Layers written to the file so far. */
@@ -270,7 +276,9 @@ public final class DiskRows implements Storage, AutoCloseable {
             if (layers.frozen != frozen) {
                 return; // written meanwhile
             }
+            long started = System.nanoTime();
             file.write(frozen.changes(dropped));
+            flushNanos.addAndGet(System.nanoTime() - started);
             swap.writeLock().lock();
             try {
                 layers = new Layers(layers.active, null);

@@ -22,6 +22,12 @@ final class Shard {
     private volatile Instant closedAt;
     /** The highest number trimmed away: positions at or below it are gone. */
     private volatile long trimmedUpTo;
+    /**
+     * The oldest record held (null: none) once known, kept by the stream's lock so that each append's trim
+     * does not read the log (with rows on disk, a read of the file).
+     */
+    private volatile ChangeRecord oldest;
+    private volatile boolean oldestKnown;
 
     Shard(String id, String parentId, long starting, Instant opened, RecordLog records) {
         this.records = records;
@@ -76,16 +82,27 @@ final class Shard {
 
     /** When the oldest record still held was made, or null when none is. */
     Long firstCreatedMillis() {
-        ChangeRecord first = records.first();
+        ChangeRecord first = oldest();
         return first == null ? null : first.createdMillis();
     }
 
     boolean isEmptyNow() {
-        return records.first() == null;
+        return oldest() == null;
+    }
+
+    private ChangeRecord oldest() {
+        return oldestKnown ? oldest : records.first();
     }
 
     /** Stream's lock held. */
     void add(ChangeRecord record) {
+        if (!oldestKnown) {
+            oldest = records.first();
+            oldestKnown = true;
+        }
+        if (oldest == null) {
+            oldest = record;
+        }
         records.add(record);
         last = record.sequence();
     }
@@ -99,11 +116,14 @@ final class Shard {
     /** Drops the records made before {@code horizonMillis}; stream's lock held. */
     void trim(long horizonMillis) {
         while (true) {
-            ChangeRecord first = records.first();
+            ChangeRecord first = oldestKnown ? oldest : records.first();
             if (first == null || first.createdMillis() >= horizonMillis) {
+                oldest = first;
+                oldestKnown = true;
                 return;
             }
             trimmedUpTo = first.sequence(); // before the removal: see the class comment
+            oldestKnown = false;
             records.remove(first.sequence());
         }
     }
