@@ -59,6 +59,8 @@ public final class DiskRows implements Storage, AutoCloseable {
     private final Thread flusher;
     private volatile Layers layers = new Layers(new Layer(), null);
     private volatile boolean closed;
+    /** Why the last write of a layer to the file failed, until one succeeds; null when the last one did. */
+    private volatile RuntimeException flushFailure;
     private final AtomicLong flushes = new AtomicLong();
     private final AtomicLong flushNanos = new AtomicLong();
     private final RecordLog.Logs records = new RecordLog.Logs() {
@@ -214,6 +216,12 @@ public final class DiskRows implements Storage, AutoCloseable {
                 freeze();
                 continue;
             }
+            RuntimeException failure = flushFailure;
+            if (failure != null) {
+                // the file cannot take the frozen layer (a full disk, say): refuse the write rather than hang it
+                throw new IllegalStateException("The engine's rows file " + file.file() + " cannot be written: "
+                        + failure.getMessage(), failure);
+            }
             synchronized (roomMade) {
                 if (layers.frozen != null && layers.active.bytes.get() >= layerBytes) {
                     try {
@@ -250,8 +258,14 @@ public final class DiskRows implements Storage, AutoCloseable {
             }
             try {
                 writeOut(frozen);
+                flushFailure = null;
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "Writing rows to the file failed; they stay in memory", e);
+                LOG.log(System.Logger.Level.ERROR, "Writing rows to the file failed; they stay in memory and the"
+                        + " write is tried again in a second", e);
+                flushFailure = e;
+                synchronized (roomMade) {
+                    roomMade.notifyAll(); // writers waiting for room learn of it
+                }
                 sleep(1000);
             }
         }

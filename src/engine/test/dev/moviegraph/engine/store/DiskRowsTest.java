@@ -220,6 +220,27 @@ class DiskRowsTest {
         }
     }
 
+    @Test
+    @org.junit.jupiter.api.Timeout(60) // without the refusal the writes wait for room forever
+    void aFileThatCannotBeWrittenRefusesWritesRatherThanHangingThem() throws Exception {
+        try (DiskRows disk = DiskRows.open(dir, 4096, 2, 256)) {
+            RowStore store = disk.open("t");
+            try (java.sql.Connection other = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("rows.db"));
+                 java.sql.Statement statement = other.createStatement()) {
+                statement.execute("DROP TABLE rows"); // every later write of a layer fails
+            }
+            IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> {
+                        for (int i = 0; i < 1_000_000; i++) {
+                            store.write(key(i), item(i));
+                        }
+                    });
+            assertTrue(refused.getMessage().contains("rows file") && refused.getMessage().contains("cannot be written"),
+                    refused.getMessage());
+            assertTrue(disk.bytesInMemory() <= 2 * 4096 + 2048, "still at most two layers: " + disk.bytesInMemory());
+        }
+    }
+
     private static ChangeRecord record(long sequence) {
         Map<String, Value> image = Map.of("n", n((int) sequence));
         return new ChangeRecord(sequence, 1_700_000_000_000L + sequence, "INSERT", Map.of("n", n((int) sequence)),
