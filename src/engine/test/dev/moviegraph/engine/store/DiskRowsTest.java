@@ -22,6 +22,12 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.moviegraph.engine.store.NumberedRows.PK;
+import static dev.moviegraph.engine.store.NumberedRows.item;
+import static dev.moviegraph.engine.store.NumberedRows.key;
+import static dev.moviegraph.engine.store.NumberedRows.n;
+import static dev.moviegraph.engine.store.NumberedRows.number;
+import static dev.moviegraph.engine.store.NumberedRows.numbers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -32,7 +38,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * read is checked against a {@link TreeMap} while small layers are written out again and again.
  */
 class DiskRowsTest {
-    private static final Value PK = new Value.S("movie#1");
 
     @TempDir
     Path dir;
@@ -266,29 +271,5 @@ class DiskRowsTest {
         List<Integer> list = new ArrayList<>();
         values.forEach(list::add);
         return list;
-    }
-
-    private static List<Integer> numbers(Rows rows) {
-        List<Integer> numbers = new ArrayList<>();
-        for (StoredItem item : rows) {
-            numbers.add(number(item));
-        }
-        return numbers;
-    }
-
-    private static int number(StoredItem item) {
-        return Integer.parseInt(((Value.N) item.attributes().get("n")).text());
-    }
-
-    private static RowKey key(int i) {
-        return RowKey.of(PK, n(i));
-    }
-
-    private static Value.N n(int i) {
-        return new Value.N(Integer.toString(i), new java.math.BigDecimal(i));
-    }
-
-    private static StoredItem item(int i) {
-        return StoredItem.of(Map.of("n", n(i)));
     }
 }

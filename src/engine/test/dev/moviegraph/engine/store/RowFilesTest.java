@@ -3,21 +3,24 @@ package dev.moviegraph.engine.store;
 import dev.moviegraph.engine.table.RowKey;
 import dev.moviegraph.engine.table.RowStore;
 import dev.moviegraph.engine.table.Rows;
-import dev.moviegraph.engine.table.StoredItem;
 import dev.moviegraph.engine.value.Value;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
+import static dev.moviegraph.engine.store.NumberedRows.PK;
+import static dev.moviegraph.engine.store.NumberedRows.item;
+import static dev.moviegraph.engine.store.NumberedRows.key;
+import static dev.moviegraph.engine.store.NumberedRows.n;
+import static dev.moviegraph.engine.store.NumberedRows.number;
+import static dev.moviegraph.engine.store.NumberedRows.numbers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The MVStore-backed rows answer as a sorted map does: gets, ranges in both directions, bounds, snapshots. */
 class RowFilesTest {
-    private static final Value PK = new Value.S("movie#1");
 
     @Test
     void rangesInBothDirectionsWithEveryBound() {
@@ -55,29 +58,5 @@ class RowFilesTest {
         List<Integer> seen = new ArrayList<>();
         items.forEachRemaining(item -> seen.add(number(item)));
         assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), seen);
-    }
-
-    private static List<Integer> numbers(Rows rows) {
-        List<Integer> numbers = new ArrayList<>();
-        for (StoredItem item : rows) {
-            numbers.add(number(item));
-        }
-        return numbers;
-    }
-
-    private static int number(StoredItem item) {
-        return Integer.parseInt(((Value.N) item.attributes().get("n")).text());
-    }
-
-    private static RowKey key(int i) {
-        return RowKey.of(PK, n(i));
-    }
-
-    private static Value.N n(int i) {
-        return new Value.N(Integer.toString(i), new java.math.BigDecimal(i));
-    }
-
-    private static StoredItem item(int i) {
-        return StoredItem.of(Map.of("n", n(i)));
     }
 }
