@@ -62,7 +62,6 @@ public final class DiskRows implements Storage, AutoCloseable {
     /** Why the last write of a layer to the file failed, until one succeeds; null when the last one did. */
     private volatile RuntimeException flushFailure;
     private final AtomicLong flushes = new AtomicLong();
-    private final AtomicLong flushNanos = new AtomicLong();
     private final RecordLog.Logs records = new RecordLog.Logs() {
         @Override
         public RecordLog open(String name) {
@@ -114,11 +113,6 @@ public final class DiskRows implements Storage, AutoCloseable {
     public long bytesInMemory() {
         Layers now = layers;
         return now.active.bytes.get() + (now.frozen == null ? 0 : now.frozen.bytes.get());
-    }
-
-    /** Time spent writing layers to the file so far, in milliseconds. */
-    public long flushMillis() {
-        return flushNanos.get() / 1_000_000;
     }
 
     /** Layers written to the file so far. */
@@ -290,9 +284,7 @@ public final class DiskRows implements Storage, AutoCloseable {
             if (layers.frozen != frozen) {
                 return; // written meanwhile
             }
-            long started = System.nanoTime();
             file.write(frozen.changes(dropped));
-            flushNanos.addAndGet(System.nanoTime() - started);
             swap.writeLock().lock();
             try {
                 layers = new Layers(layers.active, null);

@@ -31,12 +31,10 @@ final class SqliteRows implements AutoCloseable {
     private final PreparedStatement upsert;
     private final PreparedStatement delete;
     private final BlockingQueue<Reader> readers;
-    private final int cacheKib;
 
     private SqliteRows(Path file, Connection writer, int readers, int cacheKib) throws SQLException {
         this.file = file;
         this.writer = writer;
-        this.cacheKib = cacheKib;
         int readerKib = Math.max(1024, cacheKib / 2 / readers);
         this.upsert = writer.prepareStatement(UPSERT);
         this.delete = writer.prepareStatement(DELETE);
@@ -194,10 +192,6 @@ final class SqliteRows implements AutoCloseable {
             }
         }
         return total;
-    }
-
-    int cacheKib() {
-        return cacheKib;
     }
 
     private Reader borrow() {
