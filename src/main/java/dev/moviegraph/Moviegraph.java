@@ -8,6 +8,7 @@ import dev.moviegraph.dynamo.admin.BulkLoader;
 import dev.moviegraph.dynamo.admin.TableAdmin;
 import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.dynamo.model.CursorCodec;
+import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.read.DynamoCatalog;
 import dev.moviegraph.dynamo.read.ItemWeights;
 import dev.moviegraph.dynamo.streams.StreamAggregator;
@@ -19,6 +20,7 @@ import dev.moviegraph.graphql.budget.ClientBudgets;
 import dev.moviegraph.graphql.budget.QueryLimits;
 import dev.moviegraph.graphql.caching.CacheSettings;
 import dev.moviegraph.graphql.live.LiveQueries;
+import dev.moviegraph.graphql.wiring.GatewaySchema;
 import dev.moviegraph.graphql.persisted.AutomaticPersistedQueries;
 import dev.moviegraph.graphql.persisted.PersistedDocuments;
 import dev.moviegraph.graphql.persisted.TrustedDocuments;
@@ -42,6 +44,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -121,28 +125,48 @@ public final class Moviegraph implements AutoCloseable {
         long started = System.nanoTime();
         // Before anything starts: a bad manifest is a configuration problem, reported on one line.
         TrustedDocuments trusted = trustedDocuments(config.persistedQueries().trustedDocuments());
-        EmbeddedDynamo embedded = null;
+        // The schema needs nothing the store holds: built on another core while the engine and the client start.
+        CompletableFuture<GatewaySchema> schema = CompletableFuture.supplyAsync(
+                () -> GatewaySchema.load(TableModel.accessPatterns(), Clock.systemUTC()),
+                runnable -> daemonThreads("moviegraph-start-").newThread(runnable).start());
+        CompletableFuture<EmbeddedDynamo> engine = null;
         URI endpoint = null;
+        DynamoDbAsyncClient client;
         if (config.endpoint() instanceof AppConfig.Endpoint.Embedded) {
             // The table and the sample come next, as for any endpoint (prepareTable).
             // The sample table starts from the build's copy of it (prepareTable then finds it loaded).
             boolean sample = config.loadSample() && config.createTable()
                     && EmbeddedDynamo.SAMPLE_TABLE.equals(config.tableName());
-            embedded = config.dataDir() == null ? EmbeddedDynamo.ephemeral(sample)
-                    : EmbeddedDynamo.persistent(config.dataDir(), sample);
-            endpoint = embedded.endpoint();
-            LOG.info("Engine started in-process at {} ({})", endpoint, config.dataDir() == null
-                    ? "data discarded at exit" : "data kept in " + config.dataDir());
-        } else if (config.endpoint() instanceof AppConfig.Endpoint.Url url) {
-            endpoint = url.uri();
+            // The engine opens its data on another core while this one builds the client (a second of the
+            // SDK's classes): its calls wait for the engine's endpoint.
+            engine = CompletableFuture.supplyAsync(() -> config.dataDir() == null ? EmbeddedDynamo.ephemeral(sample)
+                    : EmbeddedDynamo.persistent(config.dataDir(), sample),
+                    runnable -> daemonThreads("moviegraph-start-engine-").newThread(runnable).start());
+            try {
+                client = DynamoClients.createForStarting(engine.thenApply(EmbeddedDynamo::endpoint), interceptors);
+            } catch (RuntimeException e) {
+                engine.thenAccept(EmbeddedDynamo::close);
+                throw e;
+            }
+        } else {
+            if (config.endpoint() instanceof AppConfig.Endpoint.Url url) {
+                endpoint = url.uri();
+            }
+            client = DynamoClients.create(endpoint, interceptors);
         }
-        DynamoDbAsyncClient client = DynamoClients.create(endpoint, interceptors);
+        EmbeddedDynamo embedded = null;
         ExecutorService writes = null;
         Telemetry telemetry = Telemetry.OFF;
         StreamAggregator aggregator = null;
         DynamoDbStreamsAsyncClient streams = null;
         Live live = null;
         try {
+            if (engine != null) {
+                embedded = joined(engine);
+                endpoint = embedded.endpoint();
+                LOG.info("Engine started in-process at {} ({})", endpoint, config.dataDir() == null
+                        ? "data discarded at exit" : "data kept in " + config.dataDir());
+            }
             prepareTable(config, client);
             ItemWeights weights = new ItemWeights(client, config.tableName()).load();
             DynamoCatalog catalog = new DynamoCatalog(client, config.tableName(), new CursorCodec(config.cursorSecret()),
@@ -156,7 +180,8 @@ public final class Moviegraph implements AutoCloseable {
                     limits.maxChars(), limits.introspection(), limits.maxResultNodes(), limits.maxReadUnits(),
                     Duration.ofMillis(limits.timeoutMillis()));
             telemetry = Telemetry.fromEnvironment(config.telemetry(), "moviegraph", config.tableName());
-            GraphQLService graphql = GraphQLService.builder(catalog, metrics).writer(writer).batching(config.batching())
+            GraphQLService graphql = GraphQLService.builder(catalog, metrics).schema(joined(schema))
+                    .writer(writer).batching(config.batching())
                     .limits(queryLimits).cache(new CacheSettings(config.caching().currentMonthSeconds(),
                             config.caching().finishedMonthSeconds(), config.caching().maxAgeSeconds()))
                     .telemetry(telemetry)
@@ -297,6 +322,21 @@ public final class Moviegraph implements AutoCloseable {
                 new DynamoPersistedQueries(client, config.tableName(), clock), graphql::validates,
                 new AutomaticPersistedQueries.Settings(settings.maxDocumentBytes(), settings.registrationsPerMinute(),
                         Duration.ofSeconds(settings.ttlSeconds())), metrics, clock), metrics);
+    }
+
+    /** The value of a start-up step run on another thread; its failure as it was thrown there. */
+    private static <T> T joined(CompletableFuture<T> step) {
+        try {
+            return step.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            if (e.getCause() instanceof Error cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     private static void prepareTable(AppConfig config, DynamoDbAsyncClient client) {

@@ -80,6 +80,7 @@ public final class GraphQLService implements AutoCloseable {
         private CacheSettings cache = CacheSettings.DEFAULTS;
         private Telemetry telemetry = Telemetry.OFF;
         private String schemaText;
+        private GatewaySchema built;
         private Clock clock = Clock.systemUTC();
         private AuthRules.AccessPolicy access = AuthRules.AccessPolicy.SANDBOX;
 
@@ -115,6 +116,15 @@ public final class GraphQLService implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The shipped schema, built beforehand (the server builds it on another core while the store starts);
+         * it must have been checked against this catalog's access patterns.
+         */
+        public Builder schema(GatewaySchema built) {
+            this.built = built;
+            return this;
+        }
+
         /** Another schema text than the shipped one (tests use it). */
         public Builder schema(String schemaText) {
             this.schemaText = schemaText;
@@ -134,8 +144,8 @@ public final class GraphQLService implements AutoCloseable {
 
         /** The service; a schema whose fields the catalog cannot serve is refused here, at start-up. */
         public GraphQLService build() {
-            GatewaySchema schema = schemaText == null ? GatewaySchema.load(catalog, clock)
-                    : GatewaySchema.of(schemaText, catalog, clock);
+            GatewaySchema schema = schemaText != null ? GatewaySchema.of(schemaText, catalog, clock)
+                    : built != null ? built : GatewaySchema.load(catalog, clock);
             return new GraphQLService(catalog, writer, batching, metrics, schema, limits, cache, telemetry, access);
         }
     }

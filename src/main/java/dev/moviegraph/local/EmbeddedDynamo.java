@@ -56,9 +56,11 @@ public final class EmbeddedDynamo implements AutoCloseable {
             try {
                 Path dir = scratchDirectory("moviegraph-engine");
                 if (seed(dir)) {
-                    // rows on the heap: the folder is memory already, its journal only the sample's start
+                    // rows on the heap: the folder is memory already, its journal only the sample's start.
+                    // The copy holds the table, its stream and the sample: no client needed to check them here
+                    // (building one is a second of class loading a fresh JVM would spend twice).
                     EmbeddedDynamo embedded = launch(EngineOptions.inMemory().withDataDir(dir).withRowsInMemory(true),
-                            true);
+                            false);
                     embedded.temporary = dir;
                     return embedded;
                 }

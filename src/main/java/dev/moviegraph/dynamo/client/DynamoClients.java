@@ -5,6 +5,7 @@ import dev.moviegraph.config.ConfigException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +19,7 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.endpoints.Endpoint;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.regions.Region;
@@ -106,9 +108,24 @@ public final class DynamoClients {
                 ? InFlightLimit.wrap(client, LOCAL_CALLS_IN_FLIGHT) : client);
     }
 
-    private static DynamoDbAsyncClient build(URI endpoint, List<ExecutionInterceptor> interceptors,
-                                             SdkEventLoopGroup loop) {
-        DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
+    /**
+     * The client of the embedded engine while it is still starting (its port is known once its data is open):
+     * the SDK resolves the endpoint of each call, so the client is built now, on this thread, while the engine
+     * starts on another, and its calls go to {@code endpoint} once it is known. Built as {@link #create}
+     * builds the client of a loopback endpoint.
+     */
+    public static DynamoDbAsyncClient createForStarting(CompletableFuture<URI> endpoint,
+                                                        List<ExecutionInterceptor> interceptors) {
+        DynamoDbAsyncClient client = OwnedEventLoop.client(DynamoDbAsyncClient.class, "dynamodb-netty", loop -> {
+            DynamoDbAsyncClientBuilder builder = builder(interceptors, loop)
+                    .endpointProvider(params -> endpoint.thenApply(uri -> Endpoint.builder().url(uri).build()));
+            return builder.region(regionOr(Region.US_EAST_1)).credentialsProvider(localOrDefault()).build();
+        });
+        return OutageBreaker.guard(InFlightLimit.wrap(client, LOCAL_CALLS_IN_FLIGHT));
+    }
+
+    private static DynamoDbAsyncClientBuilder builder(List<ExecutionInterceptor> interceptors, SdkEventLoopGroup loop) {
+        return DynamoDbAsyncClient.builder()
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder()
                         .eventLoopGroup(loop)
                         .maxConcurrency(256)
@@ -116,6 +133,11 @@ public final class DynamoClients {
                 .overrideConfiguration(timeoutsAndRetries()
                         .executionInterceptors(concat(Call.ATTEMPTS, interceptors))
                         .build());
+    }
+
+    private static DynamoDbAsyncClient build(URI endpoint, List<ExecutionInterceptor> interceptors,
+                                             SdkEventLoopGroup loop) {
+        DynamoDbAsyncClientBuilder builder = builder(interceptors, loop);
         if (endpoint != null) {
             // A local engine accepts any credentials and region; use real ones when the environment has them.
             builder.endpointOverride(endpoint)

@@ -1,5 +1,6 @@
 package dev.moviegraph.graphql.wiring;
 
+import dev.moviegraph.catalog.AccessPattern;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.StandIns;
 import dev.moviegraph.graphql.auth.AuthRules;
@@ -42,15 +43,27 @@ public final class GatewaySchema {
 
     /** The shipped schema.graphqls, checked against {@code catalog}. */
     public static GatewaySchema load(CatalogReader catalog, Clock clock) {
-        return of(shippedText(), catalog, clock);
+        return load(catalog.accessPatterns(), clock);
+    }
+
+    /**
+     * The shipped schema.graphqls, checked against a store's access patterns: all the schema needs of the
+     * store, so the server builds it while the store is still starting.
+     */
+    public static GatewaySchema load(List<AccessPattern> accessPatterns, Clock clock) {
+        return of(shippedText(), accessPatterns, clock);
     }
 
     /** Another schema text (tests extend the shipped one), checked against {@code catalog}. */
     public static GatewaySchema of(String schemaText, CatalogReader catalog, Clock clock) {
+        return of(schemaText, catalog.accessPatterns(), clock);
+    }
+
+    private static GatewaySchema of(String schemaText, List<AccessPattern> accessPatterns, Clock clock) {
         CatalogWiring wiring = new CatalogWiring(clock);
         GraphQLSchema schema = new SchemaGenerator()
                 .makeExecutableSchema(new SchemaParser().parse(schemaText), wiring.runtimeWiring());
-        wiring.bindings().verify(schema, catalog.accessPatterns());
+        wiring.bindings().verify(schema, accessPatterns);
         StandIns.requireBuildable();
         List<String> unhinted = CacheHints.problems(schema);
         if (!unhinted.isEmpty()) {
