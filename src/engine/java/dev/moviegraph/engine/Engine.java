@@ -52,7 +52,8 @@ public final class Engine implements AutoCloseable {
     public static Engine start(EngineOptions options) {
         Clock clock = Clock.systemUTC();
         Journal journal = Journal.open(options.dataDir(),
-                Journal.Options.defaults().withStreamRetention(options.streamRetention()));
+                Journal.Options.defaults().withStreamRetention(options.streamRetention())
+                        .withCompactAfterBytes(options.compactAfterBytes()));
         // rows and stream records compact in memory, or with a data folder in its rows file; the journal keeps
         // them across restarts either way (the file is rebuilt from it at start)
         RowHome rows;

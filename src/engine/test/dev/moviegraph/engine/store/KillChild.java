@@ -23,7 +23,8 @@ import java.util.Map;
 
 /**
  * The process {@link KillTest} kills: an engine on a data folder, and writers that put items through the
- * SDK and print each key once its PutItem was answered ("ACK key"), until the process is killed.
+ * SDK and print each key once its PutItem was answered ("ACK key"), until the process is killed. Arguments: the
+ * data folder, the number of writers, and optionally the journal's compaction floor and each item's padding.
  */
 public final class KillChild {
     public static final String TABLE = "killed";
@@ -34,9 +35,13 @@ public final class KillChild {
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         int writers = Integer.parseInt(args[1]);
+        // optional: the journal's compaction floor, and the size of each item's padding
+        long compactAfterBytes = args.length > 2 ? Long.parseLong(args[2])
+                : EngineOptions.inMemory().compactAfterBytes();
+        String pad = "p".repeat(args.length > 3 ? Integer.parseInt(args[3]) : 64);
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
                 StandardCharsets.UTF_8);
-        Engine engine = Engine.start(EngineOptions.inMemory().withDataDir(dir));
+        Engine engine = Engine.start(EngineOptions.inMemory().withDataDir(dir).withCompactAfterBytes(compactAfterBytes));
         DynamoDbClient client = client(engine);
         client.createTable(request -> request.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
@@ -57,7 +62,7 @@ public final class KillChild {
                     client.putItem(request -> request.tableName(TABLE).item(Map.of(
                             "pk", AttributeValue.fromS(key),
                             "n", AttributeValue.fromN(number),
-                            "pad", AttributeValue.fromS("p".repeat(64)))));
+                            "pad", AttributeValue.fromS(pad))));
                     synchronized (out) {
                         out.println("ACK " + key);
                         out.flush();

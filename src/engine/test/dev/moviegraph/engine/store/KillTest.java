@@ -34,6 +34,27 @@ class KillTest {
 
     @Test
     void everyAcknowledgedWriteSurvivesAKill() throws Exception {
+        killAndRestart(List.of(), ignored -> true);
+    }
+
+    /**
+     * Compactions one after another (a 16 KB floor, 4 KB items: each snapshot takes a while to write), and the kill
+     * sent while one is writing its snapshot: the restart reads the last whole snapshot and the segments after it.
+     */
+    @Test
+    void everyAcknowledgedWriteSurvivesAKillDuringACompaction() throws Exception {
+        killAndRestart(List.of(Long.toString(16 << 10), Integer.toString(4 << 10)), data -> {
+            try (var files = Files.list(data)) {
+                return files.anyMatch(file -> file.getFileName().toString().endsWith(".tmp"));
+            } catch (java.io.IOException e) {
+                return false; // the folder not made yet, or a file gone while listed: look again
+            }
+        });
+    }
+
+    /** Kills the child once it acknowledged enough writes and {@code when} holds of its folder; checks the restart. */
+    private void killAndRestart(List<String> childArguments, java.util.function.Predicate<Path> when)
+            throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path data = dir.resolve("data");
         Path printed = dir.resolve("child.out");
@@ -43,9 +64,11 @@ class KillTest {
                 + " name='err' class='ch.qos.logback.core.ConsoleAppender'><target>System.err</target><encoder>"
                 + "<pattern>child %level %logger - %msg%n</pattern></encoder></appender><root level='WARN'>"
                 + "<appender-ref ref='err'/></root></configuration>");
-        Process child = new ProcessBuilder(java, "-Dlogback.configurationFile=" + logging,
+        List<String> command = new ArrayList<>(List.of(java, "-Dlogback.configurationFile=" + logging,
                 "-cp", System.getProperty("java.class.path"),
-                KillChild.class.getName(), data.toString(), Integer.toString(WRITERS))
+                KillChild.class.getName(), data.toString(), Integer.toString(WRITERS)));
+        command.addAll(childArguments);
+        Process child = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .redirectOutput(printed.toFile())
                 .start();
@@ -53,20 +76,29 @@ class KillTest {
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
             while ((killedAt = acknowledged(printed).size()) < ACKS_BEFORE_KILL) {
-                if (!child.isAlive()) {
-                    throw new AssertionError("the child ended early, after " + killedAt + " writes");
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("the child acknowledged only " + killedAt + " writes in 240 s");
-                }
+                alive(child, killedAt, deadline);
                 Thread.sleep(20);
+            }
+            // stopped first, so that what the folder shows when it dies is what `when` saw
+            while (true) {
+                alive(child, killedAt, deadline);
+                if (when.test(data)) {
+                    signal(child, "STOP");
+                    if (when.test(data)) {
+                        break;
+                    }
+                    signal(child, "CONT");
+                }
+                Thread.sleep(1);
             }
             child.destroyForcibly(); // SIGKILL: no shutdown hook, no close
             assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+            assertTrue(when.test(data), "the folder changed after the kill");
         } finally {
             child.destroyForcibly();
         }
         long loadMillis = (System.nanoTime() - started) / 1_000_000;
+        String atKill = journalStats(data);
         // every whole line the child printed is a write it had an answer for, including those after the check
         Set<String> acknowledged = acknowledged(printed);
         try (Engine engine = Engine.start(EngineOptions.inMemory().withDataDir(data));
@@ -112,10 +144,30 @@ class KillTest {
             System.out.printf("kill test: %d writes acknowledged (%d when the kill was sent), %d items after restart,"
                             + " %d acknowledged missing, %d present but never acknowledged (in flight at the kill),"
                             + " %d stream records; replay %s%n", acknowledged.size(), killedAt, present.size(),
-                    missing.size(), unacknowledged.size(), recorded.size(), journalStats(data) + " (child ran " + loadMillis + " ms)");
+                    missing.size(), unacknowledged.size(), recorded.size(), journalStats(data) + " (child ran " + loadMillis
+                            + " ms; its folder at the kill " + atKill + ")");
             assertTrue(missing.isEmpty(), "acknowledged writes lost: " + missing);
+            try (var files = Files.list(data)) {
+                assertTrue(files.noneMatch(file -> file.getFileName().toString().endsWith(".tmp")),
+                        "the restart left the half-written snapshot");
+            }
             assertTrue(new HashSet<>(recorded).containsAll(acknowledged), "acknowledged writes without a stream record");
             assertEquals(present.size(), recorded.size(), "one stream record per item written (each key once)");
+        }
+    }
+
+    private static void signal(Process child, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(child.pid())).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " failed");
+    }
+
+    private static void alive(Process child, int acknowledged, long deadline) {
+        if (!child.isAlive()) {
+            throw new AssertionError("the child ended early, after " + acknowledged + " writes");
+        }
+        if (System.nanoTime() > deadline) {
+            throw new AssertionError("the child acknowledged " + acknowledged + " writes in 240 s, the moment to"
+                    + " kill it never came");
         }
     }
 
