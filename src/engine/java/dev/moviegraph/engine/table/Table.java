@@ -25,6 +25,11 @@ public final class Table {
     private final java.util.concurrent.atomic.AtomicLong items = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
     private final Map<String, java.util.concurrent.atomic.AtomicLong[]> indexTotals = new ConcurrentHashMap<>();
+    /** With time to live on: its attribute and the items by their time; null when it is off. */
+    private volatile Expiring expiring;
+
+    private record Expiring(String attribute, Expiries rows) {
+    }
 
     public Table(TableSpec spec, ItemLocks locks, ChangeListener listener, Storage storage) {
         this.spec = spec;
@@ -35,6 +40,13 @@ public final class Table {
         for (IndexSpec index : spec.indexes()) {
             indexRows.put(index.name(), storage.open(storeName(spec, index.name())));
         }
+        if (spec.ttlAttribute() != null) {
+            expiring = new Expiring(spec.ttlAttribute(), new Expiries(storage.open(expiriesName(spec))));
+        }
+    }
+
+    private static String expiriesName(TableSpec spec) {
+        return Expiries.storeName(storeName(spec, null));
     }
 
     /** A store per table and index, named by the table's id, so a table made again after a delete starts empty. */
@@ -49,6 +61,7 @@ public final class Table {
             storage.drop(storeName(spec, index));
         }
         storage.drop(storeName(spec, null));
+        storage.drop(expiriesName(spec));
     }
 
     public TableSpec spec() {
@@ -71,7 +84,56 @@ public final class Table {
             }
         }
         indexTotals.keySet().removeIf(name -> newSpec.index(name).isEmpty());
+        String attribute = newSpec.ttlAttribute();
+        boolean ttlChanged = !java.util.Objects.equals(attribute, spec.ttlAttribute());
         this.spec = newSpec;
+        if (ttlChanged) {
+            expireBy(attribute);
+        }
+    }
+
+    /**
+     * Time to live turned on, off or onto another attribute: the items by their new time, from every item there
+     * (each read under its lock). Writers keep the rows from the moment the new store is in place, so no item is
+     * missed; one read here before a write can leave a stale row, which the sweep removes.
+     */
+    private void expireBy(String attribute) {
+        storage.drop(expiriesName(spec));
+        if (attribute == null) {
+            expiring = null;
+            return;
+        }
+        Expiring now = new Expiring(attribute, new Expiries(storage.open(expiriesName(spec))));
+        expiring = now;
+        for (RowKey key : keys()) {
+            var lock = locks.lockFor(name(), key);
+            lock.lock();
+            try {
+                StoredItem item = rows.get(key);
+                if (item != null) {
+                    now.rows().add(attribute, key, item);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * The rows of items whose time to live is in [{@code from}, {@code before}) (numbers of epoch seconds), each
+     * row's {@link RowKey#tableKey()} its item's key; none when time to live is off.
+     */
+    public Iterator<RowStore.Row> expiring(Value from, Value before) {
+        Expiring current = expiring;
+        return current == null ? java.util.Collections.emptyIterator() : current.rows().due(from, before);
+    }
+
+    /** For the sweep, holding the item's lock, after it kept the item: drops {@code row} if it no longer holds. */
+    public void keptFromExpiry(RowKey row) {
+        Expiring current = expiring;
+        if (current != null) {
+            current.rows().forgetIfStale(current.attribute(), row, rows.get(row.tableKey()));
+        }
     }
 
     public StoredItem get(RowKey key) {
@@ -177,6 +239,10 @@ public final class Table {
         items.addAndGet((after == null ? 0 : 1) - (before == null ? 0 : 1));
         bytes.addAndGet((after == null ? 0 : after.size()) - (before == null ? 0 : before.size()));
         Map<String, Double> indexUnits = updateIndexes(key, before, after);
+        Expiring ttl = expiring;
+        if (ttl != null) {
+            ttl.rows().update(ttl.attribute(), key, before, after);
+        }
         long larger = Math.max(before == null ? 0 : before.size(), after == null ? 0 : after.size());
         listener.changed(this, before, after, byService);
         return new WriteResult(before, after, Capacity.write(larger), indexUnits);

@@ -1,17 +1,19 @@
 package dev.moviegraph.engine.ttl;
 
 import dev.moviegraph.engine.table.RowKey;
+import dev.moviegraph.engine.table.RowStore;
 import dev.moviegraph.engine.table.StoredItem;
 import dev.moviegraph.engine.table.Table;
 import dev.moviegraph.engine.table.Tables;
 import dev.moviegraph.engine.table.WriteResult;
+import dev.moviegraph.engine.value.Numbers;
 import dev.moviegraph.engine.value.Value;
 
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
+import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -79,21 +81,26 @@ public final class TimeToLive implements AutoCloseable {
         }
     }
 
-    /** One pass over every table with time to live on; returns how many items it deleted. */
+    /**
+     * One pass over every table with time to live on; returns how many items it deleted. It reads only the items
+     * due (the table keeps its items by their time, {@code Table#expiring}), not every item.
+     */
     public int sweepOnce() {
         int deleted = 0;
+        Instant now = clock.instant();
+        Value from = Numbers.of(BigDecimal.valueOf(now.minus(TOO_OLD).getEpochSecond()));
+        Value before = Numbers.of(BigDecimal.valueOf(now.getEpochSecond()));
         for (Table table : tables.all()) {
             String attribute = table.spec().ttlAttribute();
             if (attribute == null) {
                 continue;
             }
-            for (StoredItem item : table.rows()) {
+            Iterator<RowStore.Row> due = table.expiring(from, before);
+            while (due.hasNext()) {
                 if (Thread.currentThread().isInterrupted()) {
                     return deleted;
                 }
-                if (expired(item, attribute, clock.instant())) {
-                    deleted += delete(table, table.keyOf(item.attributes()), attribute);
-                }
+                deleted += delete(table, due.next().key(), attribute);
             }
         }
         return deleted;
@@ -101,9 +108,10 @@ public final class TimeToLive implements AutoCloseable {
 
     /**
      * Deletes the item under its lock if it is still expired then: a write since the sweep saw it (a new TTL,
-     * the attribute removed, or time to live turned off) keeps it.
+     * the attribute removed, or time to live turned off) keeps it, and the row that named it goes if stale.
      */
-    private int delete(Table table, RowKey key, String attribute) {
+    private int delete(Table table, RowKey row, String attribute) {
+        RowKey key = row.tableKey();
         ReentrantLock lock = tables.locks().lockFor(table.name(), key);
         lock.lock();
         try {
@@ -111,7 +119,11 @@ public final class TimeToLive implements AutoCloseable {
                 boolean stillOn = attribute.equals(table.spec().ttlAttribute());
                 return current != null && stillOn && expired(current, attribute, clock.instant()) ? null : current;
             }, true);
-            return result.before() != null && result.after() == null ? 1 : 0;
+            if (result.before() != null && result.after() == null) {
+                return 1;
+            }
+            table.keptFromExpiry(row);
+            return 0;
         } finally {
             lock.unlock();
         }

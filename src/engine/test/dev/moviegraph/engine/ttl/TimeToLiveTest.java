@@ -13,6 +13,8 @@ import dev.moviegraph.engine.stream.Streams;
 import dev.moviegraph.engine.stream.TestClock;
 import dev.moviegraph.engine.table.KeySchema;
 import dev.moviegraph.engine.table.RowKey;
+import dev.moviegraph.engine.table.RowStore;
+import dev.moviegraph.engine.table.Storage;
 import dev.moviegraph.engine.table.StoredItem;
 import dev.moviegraph.engine.table.Table;
 import dev.moviegraph.engine.table.TableSpec;
@@ -158,5 +160,130 @@ class TimeToLiveTest {
             }
         }
         assertNull(table.get(key("past")));
+    }
+    @Test
+    void turningTimeToLiveOnFindsTheItemsAlreadyThere() {
+        Table table = table("Later", null, false);
+        long now = NOW.getEpochSecond();
+        put(table, "past", seconds(now - 10));
+        put(table, "future", seconds(now + 10));
+        assertEquals(0, ttl.sweepOnce());
+        table.respec(table.spec().withTtl("expires"));
+        assertEquals(1, ttl.sweepOnce());
+        assertNull(table.get(key("past")));
+        assertNotNull(table.get(key("future")));
+        // off again: nothing is due any more, whatever its time
+        table.respec(table.spec().withTtl(null));
+        clock.advance(Duration.ofSeconds(60));
+        assertEquals(0, ttl.sweepOnce());
+        assertNotNull(table.get(key("future")));
+    }
+
+    @Test
+    void anItemMovedIntoThePastIsDeletedAndOneMovedOutOfItIsKept() {
+        Table table = table("Moving", "expires", false);
+        long now = NOW.getEpochSecond();
+        put(table, "shortened", seconds(now + 3600));
+        put(table, "renewed", seconds(now - 10));
+        put(table, "cleared", seconds(now - 10));
+        put(table, "shortened", seconds(now - 1));
+        put(table, "renewed", seconds(now + 3600));
+        put(table, "cleared", null);
+        assertEquals(1, ttl.sweepOnce());
+        assertNull(table.get(key("shortened")));
+        assertNotNull(table.get(key("renewed")));
+        assertNotNull(table.get(key("cleared")));
+        clock.advance(Duration.ofSeconds(3601));
+        assertEquals(1, ttl.sweepOnce());
+        assertNull(table.get(key("renewed")));
+    }
+
+    @Test
+    void theSweepReadsTheItemsDueAndNoOthers() {
+        CountingStorage storage = new CountingStorage();
+        Tables counted = new Tables(streams, storage);
+        TimeToLive sweep = new TimeToLive(counted, Duration.ofMillis(20), clock);
+        TableSpec spec = new TableSpec("Big", "Big-id", NOW, new KeySchema("pk", "S", null, null), Map.of("pk", "S"),
+                "PAY_PER_REQUEST", 0, 0, List.of(), null, null, "expires", "ACTIVE");
+        Table table = counted.create(spec);
+        long now = NOW.getEpochSecond();
+        for (int i = 0; i < 2000; i++) {
+            put(table, "later-" + i, seconds(now + 3600 + i));
+        }
+        for (int i = 0; i < 3; i++) {
+            put(table, "due-" + i, seconds(now - 1 - i));
+        }
+        storage.walked.clear();
+        assertEquals(3, sweep.sweepOnce());
+        long rowsWalked = storage.walked.values().stream().mapToLong(java.util.concurrent.atomic.AtomicLong::get).sum();
+        assertEquals(0, storage.walked.getOrDefault("Big-id", new java.util.concurrent.atomic.AtomicLong()).get(),
+                "the sweep walked the table's items");
+        assertTrue(rowsWalked <= 3, "the sweep walked " + rowsWalked + " rows for 3 items due");
+        assertEquals(2000, table.itemCount());
+    }
+
+    /** Rows in memory, each store's walks counted (rows read by ranges, by the store's name). */
+    private static final class CountingStorage implements Storage {
+        private final Storage inner = dev.moviegraph.engine.store.RowFiles.inMemory();
+        final Map<String, java.util.concurrent.atomic.AtomicLong> walked = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public RowStore open(String name) {
+            RowStore store = inner.open(name);
+            return new RowStore() {
+                @Override
+                public StoredItem get(RowKey key) {
+                    return store.get(key);
+                }
+
+                @Override
+                public StoredItem put(RowKey key, StoredItem item) {
+                    return store.put(key, item);
+                }
+
+                @Override
+                public StoredItem remove(RowKey key) {
+                    return store.remove(key);
+                }
+
+                @Override
+                public void write(RowKey key, StoredItem item) {
+                    store.write(key, item);
+                }
+
+                @Override
+                public java.util.Iterator<StoredItem> items(RowKey low, boolean lowInclusive, RowKey high,
+                                                            boolean highInclusive, boolean descending) {
+                    return counted(store.items(low, lowInclusive, high, highInclusive, descending));
+                }
+
+                @Override
+                public java.util.Iterator<Row> rows(RowKey low, boolean lowInclusive, RowKey high,
+                                                    boolean highInclusive, boolean descending) {
+                    return counted(store.rows(low, lowInclusive, high, highInclusive, descending));
+                }
+
+                private <T> java.util.Iterator<T> counted(java.util.Iterator<T> walk) {
+                    return new java.util.Iterator<>() {
+                        @Override
+                        public boolean hasNext() {
+                            return walk.hasNext();
+                        }
+
+                        @Override
+                        public T next() {
+                            walked.computeIfAbsent(name, any -> new java.util.concurrent.atomic.AtomicLong())
+                                    .incrementAndGet();
+                            return walk.next();
+                        }
+                    };
+                }
+            };
+        }
+
+        @Override
+        public void drop(String name) {
+            inner.drop(name);
+        }
     }
 }
