@@ -20,7 +20,6 @@ import dev.moviegraph.graphql.budget.ClientBudgets;
 import dev.moviegraph.graphql.budget.QueryLimits;
 import dev.moviegraph.graphql.caching.CacheSettings;
 import dev.moviegraph.graphql.live.LiveQueries;
-import dev.moviegraph.graphql.wiring.GatewaySchema;
 import dev.moviegraph.graphql.persisted.AutomaticPersistedQueries;
 import dev.moviegraph.graphql.persisted.PersistedDocuments;
 import dev.moviegraph.graphql.persisted.TrustedDocuments;
@@ -126,8 +125,8 @@ public final class Moviegraph implements AutoCloseable {
         // Before anything starts: a bad manifest is a configuration problem, reported on one line.
         TrustedDocuments trusted = trustedDocuments(config.persistedQueries().trustedDocuments());
         // The schema needs nothing the store holds: built on another core while the engine and the client start.
-        CompletableFuture<GatewaySchema> schema = CompletableFuture.supplyAsync(
-                () -> GatewaySchema.load(TableModel.accessPatterns(), Clock.systemUTC()),
+        CompletableFuture<GraphQLService.PreparedSchema> schema = CompletableFuture.supplyAsync(
+                () -> GraphQLService.prepareSchema(TableModel.accessPatterns()),
                 runnable -> daemonThreads("moviegraph-start-").newThread(runnable).start());
         CompletableFuture<EmbeddedDynamo> engine = null;
         URI endpoint = null;

@@ -1,5 +1,6 @@
 package dev.moviegraph.graphql;
 
+import dev.moviegraph.catalog.AccessPattern;
 import dev.moviegraph.catalog.CatalogReader;
 import dev.moviegraph.catalog.CatalogWriter;
 import dev.moviegraph.graphql.auth.AuthRules;
@@ -65,6 +66,23 @@ public final class GraphQLService implements AutoCloseable {
     /** Fires each query's time limit; one daemon thread, cancelled timers are removed at once. */
     private final ScheduledThreadPoolExecutor deadlines;
 
+    /** The shipped schema, built and checked against a store's access patterns before the store is up. */
+    public static final class PreparedSchema {
+        private final GatewaySchema schema;
+
+        private PreparedSchema(GatewaySchema schema) {
+            this.schema = schema;
+        }
+    }
+
+    /**
+     * Builds the shipped schema for a store with these access patterns (what the schema needs of the store), to
+     * hand to {@link Builder#schema(PreparedSchema)}: the slow part of a service's build, done ahead.
+     */
+    public static PreparedSchema prepareSchema(List<AccessPattern> accessPatterns) {
+        return new PreparedSchema(GatewaySchema.load(accessPatterns, Clock.systemUTC()));
+    }
+
     /** A service reading {@code catalog}, with the defaults: no writer, batching on, default limits and caching, no traces. */
     public static Builder builder(CatalogReader catalog, GatewayMetrics metrics) {
         return new Builder(catalog, metrics);
@@ -117,11 +135,11 @@ public final class GraphQLService implements AutoCloseable {
         }
 
         /**
-         * The shipped schema, built beforehand (the server builds it on another core while the store starts);
-         * it must have been checked against this catalog's access patterns.
+         * The shipped schema, built beforehand ({@link #prepareSchema}, which the server runs on another core
+         * while the store starts); it must have been checked against this catalog's access patterns.
          */
-        public Builder schema(GatewaySchema built) {
-            this.built = built;
+        public Builder schema(PreparedSchema prepared) {
+            this.built = prepared.schema;
             return this;
         }
 

@@ -173,17 +173,27 @@ final class Stream {
         }
     }
 
+    /**
+     * Cuts the open shard at each period's boundary up to {@code at}: a shard closes and its child opens at the
+     * boundary, not when the cut is noticed. A reader noticing it (now) and a replay (at the next record's time)
+     * then cut the same shards with the same ids; a stream idle for several periods gets a shard per period,
+     * empty ones going at the retention as DynamoDB's do.
+     */
     private void rollIfDue(Instant at) {
         Shard open = shards.get(shards.size() - 1);
-        if (!open.closed() && !at.isBefore(open.opened().plus(shardPeriod))) {
-            close(open, at);
-            openShard(open.id(), at);
+        while (!open.closed() && !at.isBefore(open.opened().plus(shardPeriod))) {
+            Instant boundary = open.opened().plus(shardPeriod);
+            close(open, boundary);
+            openShard(open.id(), boundary);
+            open = shards.get(shards.size() - 1);
         }
     }
 
     private void close(Shard shard, Instant at) {
-        // an empty shard uses up a number as its end, so its range is not empty and its child starts above it
-        long end = shard.hasRecords() ? shard.last() : numbers.takeAbove(Math.max(floor, shard.starting() - 1));
+        // an empty shard ends at its own first number, so its range is not empty and its child starts above it;
+        // the number comes from this stream's floor, not the engine's counter, so a replay (which sets the
+        // counter to each record's number before making it) cuts the same shards without taking a record's
+        long end = shard.hasRecords() ? shard.last() : shard.starting();
         floor = Math.max(floor, end);
         shard.close(end, at);
     }
@@ -194,7 +204,7 @@ final class Stream {
         lastShardMillis = millis;
         String digits = Long.toString(millis);
         String id = "shardId-" + "0".repeat(Math.max(0, 20 - digits.length())) + digits + "-" + suffix(shardCount++);
-        long starting = Math.max(numbers.peek(), floor + 1);
+        long starting = floor + 1;
         List<Shard> next = new ArrayList<>(shards);
         next.add(new Shard(id, parentId, starting, at, logs.open(logName(id))));
         shards = List.copyOf(next);

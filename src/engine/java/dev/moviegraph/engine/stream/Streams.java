@@ -383,6 +383,10 @@ public final class Streams implements ChangeListener {
     }
 
     private void housekeepNowAndThen() {
+        if (replayTime != null) {
+            // a replay re-makes the past: cutting shards at the clock's now would cut them where they never were
+            return;
+        }
         long now = clock.millis();
         long last = lastHousekeeping.get();
         if (now - last >= HOUSEKEEPING_MILLIS && lastHousekeeping.compareAndSet(last, now)) {
