@@ -144,6 +144,19 @@ public final class Engine implements AutoCloseable {
         return rows.description();
     }
 
+    /**
+     * Where this start took the journal up from: "generation:offset" of the rows' checkpoint it replayed after, or
+     * null when it replayed everything (no data folder, rows in memory, or no checkpoint it could trust).
+     */
+    public String restoredAt() {
+        return journal.restoredAt();
+    }
+
+    /** What this start's replay read, or null without a data folder. */
+    public dev.moviegraph.engine.store.Journal.ReplayStats lastReplay() {
+        return journal.lastReplay();
+    }
+
     public int port() {
         return http.port();
     }
@@ -161,6 +174,12 @@ public final class Engine implements AutoCloseable {
         } finally {
             timeToLive.close();
             background.shutdownNow();
+            try {
+                journal.checkpoint(); // the rows on disk as they stand: the next start replays nothing before
+            } catch (RuntimeException e) {
+                System.getLogger(Engine.class.getName()).log(System.Logger.Level.WARNING,
+                        "The rows' last checkpoint failed; the next start replays more of the journal: " + e);
+            }
             journal.close();
             rows.close();
         }

@@ -456,14 +456,14 @@ final class Codec {
                 ttl, status, tags);
     }
 
-    private static void keySchema(Out out, KeySchema key) {
+    static void keySchema(Out out, KeySchema key) {
         out.string(key.partition());
         out.string(key.partitionType());
         out.nullableString(key.sort());
         out.nullableString(key.sortType());
     }
 
-    private static KeySchema keySchema(In in) {
+    static KeySchema keySchema(In in) {
         return new KeySchema(in.string(), in.string(), in.nullableString(), in.nullableString());
     }
 }

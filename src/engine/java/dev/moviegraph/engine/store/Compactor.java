@@ -152,6 +152,8 @@ final class Compactor {
                     Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
                 }
                 folder.syncDirectory();
+                // the rows' checkpoint must stand past what goes now, or a restart could not replay from it
+                journal.checkpoint();
                 long bytes = Files.size(target);
                 for (long generation : folder.generations(LogFile.SEGMENT)) {
                     if (generation <= sealed) {

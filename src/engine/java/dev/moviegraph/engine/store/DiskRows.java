@@ -43,7 +43,15 @@ public final class DiskRows implements Storage, AutoCloseable {
     /** What a row costs in a layer beyond its bytes: the map's entry and the arrays' headers. */
     private static final int ROW_OVERHEAD = 64;
 
-    private final SqliteRows file;
+    /** The checkpoint's row: store 0, which no table's store ever gets. */
+    private static final int META_STORE = 0;
+    private static final byte[] CHECKPOINT_KEY = "checkpoint".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final int CHECKPOINT_VERSION = 1;
+
+    private final Path path;
+    private final int readers;
+    private final int cacheKib;
+    private volatile SqliteRows file;
     private final long layerBytes;
     private final Names names = new Names();
     private final ItemBytes items = new ItemBytes(names);
@@ -53,6 +61,16 @@ public final class DiskRows implements Storage, AutoCloseable {
     private final AtomicInteger nextStore = new AtomicInteger(1);
     /** Writers hold it shared while writing to the active layer; the flush holds it alone to swap layers. */
     private final ReentrantReadWriteLock swap = new ReentrantReadWriteLock();
+    /**
+     * Held shared by each whole write (the tables' rows, indexes, stream record and journal record), alone by a
+     * freeze: so a frozen layer holds whole writes only, all of them journaled before the checkpoint's place.
+     */
+    private final ReentrantReadWriteLock barrier = new ReentrantReadWriteLock();
+    /** What the journal keeps beside a checkpoint, asked at each freeze (null: no checkpoint, during a replay). */
+    private volatile java.util.function.Supplier<byte[]> checkpointSource;
+    private volatile boolean checkpointWanted;
+    /** The journal's part of the checkpoint the file held at open; null when none. */
+    private volatile byte[] saved;
     /** Held by the flush and by {@link #drop}, so a dropped store's rows are never written back. */
     private final Object flushing = new Object();
     private final Object roomMade = new Object();
@@ -74,21 +92,27 @@ public final class DiskRows implements Storage, AutoCloseable {
         }
     };
 
-    private DiskRows(SqliteRows file, long layerBytes) {
+    private DiskRows(Path path, int readers, int cacheKib, SqliteRows file, long layerBytes) {
+        this.path = path;
+        this.readers = readers;
+        this.cacheKib = cacheKib;
         this.file = file;
         this.layerBytes = layerBytes;
+        readCheckpoint();
         this.flusher = new Thread(this::flushLoop, "engine-rows-flush");
         this.flusher.setDaemon(true);
         this.flusher.start();
     }
 
     /**
-     * Rows in {@code dir/rows.db}, started empty (the journal fills it), with layers of {@code layerBytes} and
-     * SQLite's page cache of {@code cacheKib} in all ({@code readers} reading connections and one writing).
+     * Rows in {@code dir/rows.db} as the last checkpoint left them ({@link #checkpoint()}: the journal trusts them
+     * or has them {@link #discard}ed), with layers of {@code layerBytes} and SQLite's page cache of {@code cacheKib}
+     * in all ({@code readers} reading connections and one writing).
      */
     public static DiskRows open(Path dir, long layerBytes, int readers, int cacheKib) {
+        Path path = dir.resolve("rows.db");
         try {
-            return new DiskRows(SqliteRows.create(dir.resolve("rows.db"), readers, cacheKib), layerBytes);
+            return new DiskRows(path, readers, cacheKib, SqliteRows.open(path, readers, cacheKib), layerBytes);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot open the rows file in " + dir + ": " + e.getMessage(), e);
         }
@@ -97,6 +121,132 @@ public final class DiskRows implements Storage, AutoCloseable {
     /** Whether rows can live on disk on this machine (SQLite's native library loads). */
     public static boolean available() {
         return SqliteRows.available();
+    }
+
+    // ---- checkpoints
+
+    /** Reads the file's checkpoint: takes up its names and store numbers, keeps the journal's part for it. */
+    private void readCheckpoint() {
+        byte[] bytes = file.get(META_STORE, CHECKPOINT_KEY);
+        if (bytes == null) {
+            return;
+        }
+        try {
+            Codec.In in = new Codec.In(bytes, 0, bytes.length);
+            if (in.varint() != CHECKPOINT_VERSION) {
+                return;
+            }
+            List<String> numbered = new ArrayList<>();
+            for (int i = in.length(); i > 0; i--) {
+                numbered.add(in.string());
+            }
+            Map<String, Integer> ids = new java.util.HashMap<>();
+            for (int i = in.length(); i > 0; i--) {
+                ids.put(in.string(), (int) in.varint());
+            }
+            int next = (int) in.varint();
+            List<Integer> gone = new ArrayList<>();
+            for (int i = in.length(); i > 0; i--) {
+                gone.add((int) in.varint());
+            }
+            byte[] journalPart = in.raw(in.length());
+            names.restore(numbered);
+            storeIds.putAll(ids);
+            nextStore.set(next);
+            gone.forEach(id -> dropped.put(id, Boolean.TRUE));
+            saved = journalPart;
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "The checkpoint in " + file.file() + " cannot be read ("
+                    + e.getMessage() + "): the rows are made again from the journal");
+            saved = null;
+        }
+    }
+
+    /** The journal's part of the checkpoint the file held when opened, or null: what the journal decides on. */
+    byte[] checkpoint() {
+        return saved;
+    }
+
+    /**
+     * The file cannot be trusted (no checkpoint, or the journal cannot replay from it): it is made again, empty,
+     * before the journal replays everything into it. Called before any store is opened.
+     */
+    void discard() {
+        synchronized (flushing) {
+            saved = null;
+            storeIds.clear();
+            dropped.clear();
+            nextStore.set(1);
+            names.restore(List.of());
+            layers = new Layers(new Layer(), null);
+            file.close();
+            try {
+                file = SqliteRows.create(path, readers, cacheKib);
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot make the rows file " + path + " again: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * From now on each layer written carries a checkpoint: {@code source} is asked, while no write runs, for the
+     * journal's part (its place and what it keeps of tables and streams); null from it writes none.
+     */
+    void checkpointWith(java.util.function.Supplier<byte[]> source) {
+        saved = null;
+        checkpointSource = source;
+    }
+
+    /** Asks the flush thread for a checkpoint soon, whether or not a layer is full. */
+    void checkpointSoon() {
+        checkpointWanted = true;
+        LockSupport.unpark(flusher);
+    }
+
+    /**
+     * Writes a checkpoint now: whatever layer is frozen, then the active one with the journal's part. Never call it
+     * while writing (holding {@link #writeBarrier}).
+     */
+    public void checkpointNow() {
+        while (!closed) {
+            Layer frozen = layers.frozen;
+            if (frozen != null) {
+                writeOut(frozen);
+                continue;
+            }
+            Layer mine = freeze(true);
+            if (mine != null) {
+                writeOut(mine);
+                return;
+            }
+        }
+    }
+
+    /** The checkpoint's row: the names and store numbers the rows are written with, then the journal's part. */
+    private byte[] checkpointRow(byte[] journalPart) {
+        Codec.Out out = new Codec.Out(4096 + journalPart.length);
+        out.varint(CHECKPOINT_VERSION);
+        List<String> numbered = names.numbered();
+        out.varint(numbered.size());
+        numbered.forEach(out::string);
+        Map<String, Integer> ids = Map.copyOf(storeIds);
+        out.varint(ids.size());
+        ids.forEach((name, id) -> {
+            out.string(name);
+            out.varint(id);
+        });
+        out.varint(nextStore.get());
+        List<Integer> gone = List.copyOf(dropped.keySet());
+        out.varint(gone.size());
+        gone.forEach(out::varint);
+        out.varint(journalPart.length);
+        out.raw(journalPart, 0, journalPart.length);
+        return Arrays.copyOf(out.bytes, out.size);
+    }
+
+    @Override
+    public java.util.concurrent.locks.Lock writeBarrier() {
+        return barrier.readLock();
     }
 
     /** Where the streams keep their records, in the same file. */
@@ -174,11 +324,12 @@ public final class DiskRows implements Storage, AutoCloseable {
         return value == null || value.length == 0 ? null : value;
     }
 
-    void write(int store, byte[] key, byte[] value) {
+    /** {@code mayFreeze}: the caller holds no lock a writer might wait for (a stream's records' writer does). */
+    void write(int store, byte[] key, byte[] value, boolean mayFreeze) {
         if (dropped.containsKey(store) || closed) {
             return; // a write racing its table's deletion lands nowhere, as DynamoDB's would
         }
-        makeRoom();
+        makeRoom(mayFreeze);
         swap.readLock().lock();
         try {
             layers.active.put(store, key, value == null ? REMOVED : value);
@@ -201,14 +352,28 @@ public final class DiskRows implements Storage, AutoCloseable {
     }
 
     /**
-     * A full active layer is frozen by the writer that finds it so (the flush thread then writes it out); a writer
-     * finding it full while the last one is still being written waits for that.
+     * Before a table's write takes the barrier (the item's lock held, no other): a full active layer is frozen, or
+     * the write waits while the last one frozen is still being written. So the heap holds about two layers.
      */
-    private void makeRoom() {
+    @Override
+    public void roomForWrite() {
+        makeRoom(true);
+    }
+
+    /**
+     * A full active layer is frozen by the writer that finds it so when it may ({@code mayFreeze}, and it is not
+     * inside a write, whose barrier a freeze waits for); otherwise the flush thread is woken to freeze it. A writer
+     * finding it full while the last one is still being written waits for that, which needs no barrier.
+     */
+    private void makeRoom(boolean mayFreeze) {
         while (!closed && layers.active.bytes.get() >= layerBytes) {
             if (layers.frozen == null) {
-                freeze();
-                continue;
+                if (mayFreeze && barrier.getReadHoldCount() == 0) {
+                    freeze(false);
+                    continue;
+                }
+                LockSupport.unpark(flusher);
+                return;
             }
             RuntimeException failure = flushFailure;
             if (failure != null) {
@@ -229,24 +394,48 @@ public final class DiskRows implements Storage, AutoCloseable {
         }
     }
 
-    /** The active layer becomes the frozen one (when there is none) and the flush thread is woken. */
-    private void freeze() {
-        swap.writeLock().lock();
+    /**
+     * The active layer becomes the frozen one, when there is none, with the checkpoint of that moment: taken holding
+     * writes off ({@link #barrier}), so the layer holds whole writes, each journaled before the checkpoint's place.
+     * Returns the layer frozen, or null (one was frozen already, or {@code evenEmpty} is false and it is empty).
+     */
+    private Layer freeze(boolean evenEmpty) {
+        barrier.writeLock().lock();
         try {
             Layers now = layers;
-            if (now.frozen == null && now.active.bytes.get() > 0) {
-                layers = new Layers(new Layer(), now.active);
+            if (now.frozen != null || !evenEmpty && now.active.bytes.get() == 0) {
+                return null;
             }
+            java.util.function.Supplier<byte[]> source = checkpointSource;
+            byte[] journalPart = source == null ? null : source.get();
+            now.active.checkpoint = journalPart == null ? REMOVED : checkpointRow(journalPart);
+            swap.writeLock().lock();
+            try {
+                layers = new Layers(new Layer(), now.active);
+            } finally {
+                swap.writeLock().unlock();
+            }
+            return now.active;
         } finally {
-            swap.writeLock().unlock();
+            barrier.writeLock().unlock();
         }
-        LockSupport.unpark(flusher);
     }
 
     private void flushLoop() {
         while (!closed) {
             Layer frozen = layers.frozen;
             if (frozen == null) {
+                boolean wanted = checkpointWanted;
+                if (wanted || layers.active.bytes.get() >= layerBytes) {
+                    checkpointWanted = false;
+                    try {
+                        freeze(wanted);
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.ERROR, "Freezing a layer of rows failed", e);
+                        sleep(1000);
+                    }
+                    continue;
+                }
                 LockSupport.parkNanos(50_000_000L);
                 continue;
             }
@@ -265,17 +454,9 @@ public final class DiskRows implements Storage, AutoCloseable {
         }
     }
 
-    /** Writes every layer to the file (for tests and a clean stop). */
+    /** Writes every layer to the file, with a checkpoint when the journal gives one (for tests). */
     public void flush() {
-        for (int i = 0; i < 2; i++) {
-            if (layers.frozen == null) {
-                freeze();
-            }
-            Layer frozen = layers.frozen;
-            if (frozen != null) {
-                writeOut(frozen);
-            }
-        }
+        checkpointNow();
     }
 
     /** Writes the frozen layer to the file in one transaction, then lets it go. */
@@ -316,6 +497,8 @@ public final class DiskRows implements Storage, AutoCloseable {
         private final MVStore store = new MVStore.Builder().open();
         private final Map<Integer, MVMap<byte[], byte[]>> maps = new ConcurrentHashMap<>();
         final AtomicLong bytes = new AtomicLong();
+        /** Set at the freeze: the checkpoint row written with the layer (empty: removes the file's, none to trust). */
+        volatile byte[] checkpoint;
 
         MVMap<byte[], byte[]> map(int id) {
             MVMap<byte[], byte[]> map = maps.get(id);
@@ -341,11 +524,13 @@ public final class DiskRows implements Storage, AutoCloseable {
             }
         }
 
-        /** The rows to write, store by store in key order, leaving out dropped stores. */
+        /** The rows to write: the checkpoint's first, then store by store in key order, leaving out dropped stores. */
         Iterable<SqliteRows.Change> changes(Map<Integer, Boolean> dropped) {
             List<Integer> ids = new ArrayList<>(maps.keySet());
             Collections.sort(ids);
-            return () -> ids.stream()
+            byte[] row = checkpoint;
+            return () -> java.util.stream.Stream.concat(row == null ? java.util.stream.Stream.<SqliteRows.Change>empty()
+                    : java.util.stream.Stream.of(new SqliteRows.Change(META_STORE, CHECKPOINT_KEY, row)), ids.stream()
                     .filter(id -> !dropped.containsKey(id))
                     .flatMap(id -> {
                         MVMap<byte[], byte[]> map = maps.get(id);
@@ -354,7 +539,7 @@ public final class DiskRows implements Storage, AutoCloseable {
                         }
                         return map.entrySet().stream()
                                 .map(e -> new SqliteRows.Change(id, e.getKey(), e.getValue()));
-                    })
+                    }))
                     .iterator();
         }
     }
@@ -378,7 +563,7 @@ public final class DiskRows implements Storage, AutoCloseable {
         public StoredItem put(RowKey key, StoredItem item) {
             byte[] bytes = KeyBytes.of(key);
             StoredItem before = disk.items.item(disk.get(id, bytes));
-            disk.write(id, bytes, disk.items.of(item));
+            disk.write(id, bytes, disk.items.of(item), true);
             return before;
         }
 
@@ -387,14 +572,14 @@ public final class DiskRows implements Storage, AutoCloseable {
             byte[] bytes = KeyBytes.of(key);
             StoredItem before = disk.items.item(disk.get(id, bytes));
             if (before != null) {
-                disk.write(id, bytes, null);
+                disk.write(id, bytes, null, true);
             }
             return before;
         }
 
         @Override
         public void write(RowKey key, StoredItem item) {
-            disk.write(id, KeyBytes.of(key), item == null ? null : disk.items.of(item));
+            disk.write(id, KeyBytes.of(key), item == null ? null : disk.items.of(item), true);
         }
 
         @Override
@@ -433,7 +618,7 @@ public final class DiskRows implements Storage, AutoCloseable {
 
         @Override
         public void add(ChangeRecord record) {
-            write(rows.id, sequenceKey(record.sequence()), recordBytes.of(record));
+            write(rows.id, sequenceKey(record.sequence()), recordBytes.of(record), false);
         }
 
         @Override
@@ -444,7 +629,7 @@ public final class DiskRows implements Storage, AutoCloseable {
 
         @Override
         public void remove(long sequence) {
-            write(rows.id, sequenceKey(sequence), null);
+            write(rows.id, sequenceKey(sequence), null, false);
         }
 
         @Override

@@ -129,6 +129,8 @@ public final class Journal implements AutoCloseable {
     private volatile LogWriter writer;
     private Tables tables;
     private Streams streams;
+    /** The rows on disk, whose checkpoints let a restart replay only the journal after them; null in memory. */
+    private DiskRows rows;
 
     private final TableNumbers numbers = new TableNumbers();
 
@@ -231,11 +233,23 @@ public final class Journal implements AutoCloseable {
         }
         group = new Group();
         groups.set(group);
+        // the barrier from the first write to the group's record: a checkpoint sees all of them or none
+        java.util.concurrent.locks.Lock barrier = rows == null ? null : rows.writeBarrier();
+        if (barrier != null) {
+            rows.roomForWrite();
+            barrier.lock();
+        }
         try {
             return work.get();
         } finally {
-            groups.remove();
-            finish(group);
+            try {
+                groups.remove();
+                finish(group);
+            } finally {
+                if (barrier != null) {
+                    barrier.unlock();
+                }
+            }
         }
     }
 
@@ -415,12 +429,27 @@ public final class Journal implements AutoCloseable {
         }
         this.tables = tables;
         this.streams = streams;
+        this.rows = tables.storage() instanceof DiskRows disk ? disk : null;
         long started = System.nanoTime();
         Replayer replayer = new Replayer(tables, streams, numbers);
         replaying = true;
-        Replayer.Found found;
+        Replayer.Found found = null;
         try {
-            found = replayer.replay(folder);
+            Checkpoint checkpoint = rows == null ? null : checkpointOf(rows.checkpoint());
+            if (checkpoint != null && Replayer.canReplayFrom(folder, checkpoint)) {
+                replayer.restore(checkpoint);
+                found = replayer.replayFrom(folder, checkpoint);
+                restoredAt = checkpoint.generation() + ":" + checkpoint.offset();
+            } else if (rows != null) {
+                if (checkpoint != null) {
+                    LOG.log(System.Logger.Level.WARNING, "The rows file's checkpoint names a place the journal in "
+                            + dir + " no longer holds: the rows are made again from the journal");
+                }
+                rows.discard();
+            }
+            if (found == null) {
+                found = replayer.replay(folder);
+            }
             if (streams != null) {
                 streams.replayDone();
             }
@@ -440,8 +469,75 @@ public final class Journal implements AutoCloseable {
         lastReplay = new ReplayStats(replayer.records(), replayer.bytes(), tables.all().size(), items,
                 (System.nanoTime() - started) / 1_000_000, found.droppedTail());
         activateBackfilledIndexes(tables);
+        if (rows != null) {
+            rows.checkpointWith(this::checkpointPart);
+            rows.checkpointSoon();
+        }
         startSyncer();
         compactor.maybeCompactAtStart(writer);
+    }
+
+    private static final System.Logger LOG = System.getLogger(Journal.class.getName());
+
+    /** Where the last replay started: "generation:offset" of a checkpoint of the rows, or null for the beginning. */
+    private volatile String restoredAt;
+
+    /** The checkpoint of the last start's rows it replayed after ("generation:offset"), or null: it replayed all. */
+    public String restoredAt() {
+        return restoredAt;
+    }
+
+    private static Checkpoint checkpointOf(byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        try {
+            return Checkpoint.decode(bytes);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "The rows file's checkpoint cannot be read (" + e.getMessage()
+                    + "): the rows are made again from the journal");
+            return null;
+        }
+    }
+
+    /**
+     * The journal's part of a checkpoint of the rows, asked while no write runs: the place the journal is at and
+     * what it keeps of tables and streams. Null while there is no place to give (replaying, closed).
+     */
+    private byte[] checkpointPart() {
+        LogWriter w = writer;
+        if (w == null || closed || replaying) {
+            return null;
+        }
+        w.lockAppends();
+        try {
+            if (closed) {
+                return null;
+            }
+            List<Checkpoint.TableAt> kept = new ArrayList<>();
+            for (Table table : tables.all()) {
+                TableSpec spec = table.spec();
+                Integer number = numbers.of(spec);
+                if (number != null) {
+                    kept.add(new Checkpoint.TableAt(number, spec, table.counts(), table.expiriesWhole()));
+                }
+            }
+            return new Checkpoint(w.generation(), w.fileBytes(), numbers.write(), kept,
+                    streams == null ? null : streams.state()).encode();
+        } finally {
+            w.unlockAppends();
+        }
+    }
+
+    /**
+     * Writes the rows out with a checkpoint at the journal's place now (a compaction before it deletes segments, a
+     * clean stop), so a restart replays nothing before it. Nothing for rows in memory.
+     */
+    public void checkpoint() {
+        DiskRows disk = rows;
+        if (disk != null && replayed && !closed) {
+            disk.checkpointNow();
+        }
     }
 
     /** Indexes that were being filled when the engine stopped are whole now (replay fills them): ACTIVE. */

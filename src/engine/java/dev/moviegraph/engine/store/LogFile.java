@@ -81,6 +81,14 @@ final class LogFile {
 
     /** Reads every whole record of the file, in order; stops at the first torn or corrupt one. */
     static Extent read(Path file, long expectedGeneration, Visitor visitor) throws IOException {
+        return read(file, expectedGeneration, visitor, HEADER);
+    }
+
+    /**
+     * The same from {@code from} on, the end of a whole record (a checkpoint's place): the records before it are
+     * not read. A file shorter than that is reported as torn there, with nothing read.
+     */
+    static Extent read(Path file, long expectedGeneration, Visitor visitor, long from) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = channel.size();
             ByteBuffer header = ByteBuffer.allocate(HEADER);
@@ -100,10 +108,14 @@ final class LogFile {
             if (generation != expectedGeneration) {
                 return new Extent(0, size, 0, "header names generation " + generation);
             }
+            if (from > size) {
+                return new Extent(from, size, 0, "shorter than the checkpoint's place " + from);
+            }
+            channel.position(Math.max(HEADER, from));
             byte[] window = new byte[1 << 20];
             int start = 0;
             int end = 0;
-            long consumed = HEADER; // file offset of window[start]
+            long consumed = Math.max(HEADER, from); // file offset of window[start]
             long records = 0;
             CRC32C crc = new CRC32C();
             boolean eof = false;

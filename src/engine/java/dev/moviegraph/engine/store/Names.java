@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * Top-level attribute names as small numbers in the items and stream records kept in memory: a table's items
  * repeat the same few dozen names ({@code pk}, {@code GSI1SK}, {@code title}...), which were a third of an
- * item's bytes. The first {@value #CAPACITY} names an engine meets get a number for its life (never written to
- * disk: the journal spells names out); later ones are written in full, so a table of ever-new names costs one
+ * item's bytes. The first {@value #CAPACITY} names an engine meets get a number for its life (the journal spells
+ * names out; a checkpoint of rows on disk keeps the numbers beside them); later ones are written in full, so a table of ever-new names costs one
  * byte more per name, not a dictionary that grows without end.
  */
 final class Names {
@@ -45,6 +45,27 @@ final class Names {
             item.put(name, Codec.value(in));
         }
         return Collections.unmodifiableMap(item);
+    }
+
+    /** The names numbered so far, in their numbers' order (for a checkpoint of rows written with them). */
+    synchronized java.util.List<String> numbered() {
+        java.util.List<String> all = new java.util.ArrayList<>(numbers.size());
+        for (int i = 0; i < numbers.size(); i++) {
+            all.add(names.get(i));
+        }
+        return all;
+    }
+
+    /** Before any item is written or read: the names a checkpoint's rows were written with, numbered as then. */
+    synchronized void restore(java.util.List<String> numbered) {
+        numbers.clear();
+        for (int i = 0; i < names.length(); i++) {
+            names.set(i, null);
+        }
+        for (int i = 0; i < numbered.size() && i < CAPACITY; i++) {
+            names.set(i, numbered.get(i));
+            numbers.put(numbered.get(i), i);
+        }
     }
 
     private int numberOf(String name) {

@@ -81,8 +81,8 @@ final class Replayer implements LogFile.Visitor {
         this.numbers = numbers;
     }
 
-    /** Replays the folder's newest snapshot and the segments after it, deleting what they replace. */
-    Found replay(DataFolder folder) throws IOException {
+    /** The newest snapshot's generation (-1: none), deleting a compaction's leftovers and older snapshots. */
+    private static long newestSnapshot(DataFolder folder) throws IOException {
         folder.deleteLeftovers();
         List<Long> snapshots = folder.generations(LogFile.SNAPSHOT);
         long snapshot = snapshots.isEmpty() ? -1 : snapshots.get(snapshots.size() - 1);
@@ -91,6 +91,12 @@ final class Replayer implements LogFile.Visitor {
                 Files.deleteIfExists(folder.resolve(LogFile.snapshotName(older)));
             }
         }
+        return snapshot;
+    }
+
+    /** Replays the folder's newest snapshot and the segments after it, deleting what they replace. */
+    Found replay(DataFolder folder) throws IOException {
+        long snapshot = newestSnapshot(folder);
         List<Long> segments = new ArrayList<>();
         for (long generation : folder.generations(LogFile.SEGMENT)) {
             if (generation <= snapshot) {
@@ -112,16 +118,23 @@ final class Replayer implements LogFile.Visitor {
             snapshotBytes = extent.fileSize();
             bytes += extent.fileSize();
         }
+        return readSegments(folder, segments, -1, 0, snapshot, snapshotBytes, 0);
+    }
+
+    /** Replays the segments in order ({@code fromGeneration}'s from {@code offset} on) and says what it found. */
+    private Found readSegments(DataFolder folder, List<Long> segments, long fromGeneration, long offset,
+                               long snapshot, long snapshotBytes, long olderBytes) throws IOException {
         long droppedTail = 0;
         long appendTo = -1;
         long validEnd = 0;
-        long segmentBytes = 0;
+        long segmentBytes = olderBytes;
         for (int i = 0; i < segments.size(); i++) {
             long generation = segments.get(i);
             file = folder.resolve(LogFile.segmentName(generation));
             mode = LIVE;
-            LogFile.Extent extent = LogFile.read(file, generation, this);
-            bytes += extent.validEnd();
+            long from = generation == fromGeneration ? offset : LogFile.HEADER;
+            LogFile.Extent extent = LogFile.read(file, generation, this, from);
+            bytes += Math.max(0, extent.validEnd() - from);
             boolean last = i == segments.size() - 1;
             if (extent.validEnd() == 0 && extent.fileSize() >= LogFile.HEADER) {
                 throw new IllegalStateException("The data folder " + folder.dir() + " holds " + file + ", which is"
@@ -148,6 +161,84 @@ final class Replayer implements LogFile.Visitor {
             }
         }
         return new Found(snapshot, snapshotBytes, appendTo, validEnd, segmentBytes, droppedTail);
+    }
+
+    /**
+     * Whether the folder still holds the journal from the checkpoint's place on: its segment, long enough, and every
+     * segment after it. (A compaction writes a checkpoint past its snapshot before it deletes any segment.)
+     */
+    static boolean canReplayFrom(DataFolder folder, Checkpoint checkpoint) throws IOException {
+        List<Long> segments = folder.generations(LogFile.SEGMENT);
+        int at = segments.indexOf(checkpoint.generation());
+        if (at < 0) {
+            return false;
+        }
+        for (int i = at + 1; i < segments.size(); i++) {
+            if (segments.get(i) != segments.get(i - 1) + 1) {
+                return false;
+            }
+        }
+        return Files.size(folder.resolve(LogFile.segmentName(checkpoint.generation()))) >= checkpoint.offset();
+    }
+
+    /**
+     * Takes the tables and streams up as the checkpoint kept them (their rows are in the stores already), before
+     * {@link #replayFrom}: indexes the checkpoint caught being filled are filled.
+     */
+    void restore(Checkpoint checkpoint) {
+        numbers.read(checkpoint.numbers());
+        maxNumber = Math.max(maxNumber, numbers.nextNumber() - 1);
+        for (Checkpoint.TableAt at : checkpoint.tables()) {
+            Table existing = tables.find(at.spec().name());
+            if (existing != null) {
+                tables.remove(at.spec().name());
+            }
+            Table table = tables.create(at.spec());
+            table.restored(at.counts(), at.expiriesWhole());
+            for (IndexSpec index : at.spec().indexes()) {
+                if ("CREATING".equals(index.status())) {
+                    for (RowKey key : table.keys()) {
+                        table.backfill(index, key);
+                    }
+                }
+            }
+            byNumber.put(at.number(), table);
+            streamSpecs.put(at.number(), at.spec());
+            maxNumber = Math.max(maxNumber, at.number());
+        }
+        if (streams != null && checkpoint.streams() != null) {
+            streams.restore(checkpoint.streams());
+        }
+    }
+
+    /**
+     * Replays the segments from the checkpoint's place on (after {@link #restore}); deletes what the newest snapshot
+     * replaces, as {@link #replay} does.
+     */
+    Found replayFrom(DataFolder folder, Checkpoint checkpoint) throws IOException {
+        long snapshot = newestSnapshot(folder);
+        long snapshotBytes = snapshot < 0 ? 0 : Files.size(folder.resolve(LogFile.snapshotName(snapshot)));
+        List<Long> segments = new ArrayList<>();
+        for (long generation : folder.generations(LogFile.SEGMENT)) {
+            if (generation <= snapshot && generation < checkpoint.generation()) {
+                Files.deleteIfExists(folder.resolve(LogFile.segmentName(generation))); // a compaction's leftover
+            } else if (generation >= checkpoint.generation()) {
+                segments.add(generation);
+            }
+        }
+        return readSegments(folder, segments, checkpoint.generation(), checkpoint.offset(), snapshot, snapshotBytes,
+                olderSegmentBytes(folder, snapshot, checkpoint.generation()));
+    }
+
+    /** The bytes of the segments after the snapshot and before {@code generation}, kept for a replay without rows. */
+    private static long olderSegmentBytes(DataFolder folder, long snapshot, long generation) throws IOException {
+        long bytes = 0;
+        for (long older : folder.generations(LogFile.SEGMENT)) {
+            if (older > snapshot && older < generation) {
+                bytes += Files.size(folder.resolve(LogFile.segmentName(older)));
+            }
+        }
+        return bytes;
     }
 
     /** The records replayed. */
@@ -247,7 +338,9 @@ final class Replayer implements LogFile.Visitor {
             standIns.remove(number);
             String view = spec.streamViewType();
             boolean wasOn = previous != null && previous.streamViewType() != null;
-            if (view != null && (!wasOn || !Objects.equals(previous.streamLabel(), spec.streamLabel()))) {
+            if (view != null && (!wasOn || !Objects.equals(previous.streamLabel(), spec.streamLabel()))
+                    && !streams.isLatest(spec.name(), spec.streamLabel())) {
+                // (a checkpoint can hold a stream whose declaration the journal has after it)
                 streams.replayNext(0, Instant.ofEpochMilli(labelMillis(spec.streamLabel(), millis)));
                 // as TableApi called it: with the label the table had before (Streams keeps new labels above it)
                 String label = streams.enable(spec.withStream(null, previous == null ? null : previous.streamLabel()),

@@ -19,8 +19,9 @@ import java.util.concurrent.BlockingQueue;
  * flush writes, a layer at a time in one transaction; readers each borrow a connection of their own, and in
  * WAL mode a reader sees the last committed flush and never waits for the one being written.
  *
- * <p>Durability is the journal's: the file is written without syncs ({@code synchronous=OFF}) and rebuilt
- * from the journal at start, so a crash can leave it behind but never wrong for long.
+ * <p>Durability is the journal's: the file is written without syncs ({@code synchronous=OFF}); a restart
+ * trusts it up to the checkpoint written with its last layer and replays the journal after that, or rebuilds it
+ * from the journal when there is none.
  */
 final class SqliteRows implements AutoCloseable {
     private static final String UPSERT = "INSERT OR REPLACE INTO rows(store, k, v) VALUES (?, ?, ?)";
@@ -70,6 +71,36 @@ final class SqliteRows implements AutoCloseable {
         Connection writer = connect(file, Math.max(1024, cacheKib / 2));
         writer.setAutoCommit(false);
         return new SqliteRows(file, writer, readers, cacheKib);
+    }
+
+    /**
+     * The file as a checkpoint left it (the journal decides whether to trust it, {@link DiskRows#checkpoint}), or a
+     * new one when there is none or it cannot be opened.
+     */
+    static SqliteRows open(Path file, int readers, int cacheKib) throws SQLException {
+        if (!Files.exists(file)) {
+            return create(file, readers, cacheKib);
+        }
+        Connection writer = null;
+        try {
+            writer = connect(file, Math.max(1024, cacheKib / 2));
+            try (Statement statement = writer.createStatement();
+                 ResultSet tables = statement.executeQuery(
+                         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'rows'")) {
+                if (!tables.next() || tables.getInt(1) != 1) {
+                    throw new SQLException("no rows table");
+                }
+            }
+            writer.setAutoCommit(false);
+            return new SqliteRows(file, writer, readers, cacheKib);
+        } catch (SQLException e) {
+            if (writer != null) {
+                closeQuietly(writer);
+            }
+            System.getLogger(SqliteRows.class.getName()).log(System.Logger.Level.WARNING, "The rows file " + file
+                    + " cannot be opened (" + e.getMessage() + "): it is made again from the journal");
+            return create(file, readers, cacheKib);
+        }
     }
 
     private static Connection connect(Path file, int cacheKib) throws SQLException {

@@ -27,6 +27,53 @@ final class TableNumbers {
         return spec.tableId() != null ? spec.tableId() : "name:" + spec.name();
     }
 
+    /** Append lock held: everything above, for a checkpoint. */
+    byte[] write() {
+        Codec.Out out = new Codec.Out(256);
+        out.varint(nextNumber);
+        out.varint(numbers.size());
+        numbers.forEach((identity, number) -> {
+            out.string(identity);
+            out.varint(number);
+        });
+        out.varint(identityByName.size());
+        identityByName.forEach((name, identity) -> {
+            out.string(name);
+            out.string(identity);
+        });
+        out.varint(droppedIdentities.size());
+        droppedIdentities.forEach(out::string);
+        out.varint(dropTimes.size());
+        dropTimes.forEach((number, millis) -> {
+            out.varint(number);
+            out.varint(millis);
+        });
+        return java.util.Arrays.copyOf(out.bytes, out.size);
+    }
+
+    /** Before anything is replayed: the numbers as a checkpoint kept them ({@link #write}). */
+    void read(byte[] bytes) {
+        Codec.In in = new Codec.In(bytes, 0, bytes.length);
+        nextNumber = (int) in.varint();
+        for (int i = in.length(); i > 0; i--) {
+            numbers.put(in.string(), (int) in.varint());
+        }
+        for (int i = in.length(); i > 0; i--) {
+            identityByName.put(in.string(), in.string());
+        }
+        for (int i = in.length(); i > 0; i--) {
+            droppedIdentities.add(in.string());
+        }
+        for (int i = in.length(); i > 0; i--) {
+            dropTimes.put((int) in.varint(), in.varint());
+        }
+    }
+
+    /** The next number a table gets (the highest given, plus one). */
+    int nextNumber() {
+        return nextNumber;
+    }
+
     /** The live table's number, or null. */
     Integer of(TableSpec spec) {
         return numbers.get(identity(spec));

@@ -39,6 +39,21 @@ final class Shard {
         this.trimmedUpTo = starting - 1;
     }
 
+    /** A shard as a checkpoint kept it; its records are in {@code records} already. */
+    static Shard restored(StreamsState.ShardState state, RecordLog records) {
+        Shard shard = new Shard(state.id(), state.parentId(), state.starting(), state.opened(), records);
+        shard.last = state.last();
+        shard.ending = state.ending();
+        shard.trimmedUpTo = state.trimmedUpTo();
+        shard.closedAt = state.closedAt();
+        return shard;
+    }
+
+    /** Stream's lock held. */
+    StreamsState.ShardState state() {
+        return new StreamsState.ShardState(id, parentId, starting, opened, last, ending, closedAt, trimmedUpTo);
+    }
+
     String id() {
         return id;
     }

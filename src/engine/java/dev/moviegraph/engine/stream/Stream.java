@@ -41,6 +41,12 @@ final class Stream {
 
     Stream(String arn, String label, String tableName, String tableId, KeySchema key, String viewType, Instant created,
            Duration shardPeriod, Duration retention, SequenceNumbers numbers, RecordLog.Logs logs) {
+        this(arn, label, tableName, tableId, key, viewType, created, shardPeriod, retention, numbers, logs, true);
+    }
+
+    private Stream(String arn, String label, String tableName, String tableId, KeySchema key, String viewType,
+                   Instant created, Duration shardPeriod, Duration retention, SequenceNumbers numbers,
+                   RecordLog.Logs logs, boolean openFirstShard) {
         this.logs = logs;
         this.arn = arn;
         this.label = label;
@@ -52,9 +58,40 @@ final class Stream {
         this.shardPeriod = shardPeriod;
         this.retention = retention;
         this.numbers = numbers;
-        synchronized (this) {
-            openShard(null, created);
+        if (openFirstShard) {
+            synchronized (this) {
+                openShard(null, created);
+            }
         }
+    }
+
+    /** A stream as a checkpoint kept it, its shards' records in their logs already. */
+    static Stream restored(StreamsState.StreamState state, Duration shardPeriod, Duration retention,
+                           SequenceNumbers numbers, RecordLog.Logs logs) {
+        Stream stream = new Stream(state.arn(), state.label(), state.tableName(), state.tableId(), state.key(),
+                state.viewType(), state.created(), shardPeriod, retention, numbers, logs, false);
+        synchronized (stream) {
+            stream.enabled = state.enabled();
+            stream.floor = state.floor();
+            stream.lastShardMillis = state.lastShardMillis();
+            stream.shardCount = state.shardCount();
+            List<Shard> shards = new ArrayList<>();
+            for (StreamsState.ShardState shard : state.shards()) {
+                shards.add(Shard.restored(shard, logs.open(stream.logName(shard.id()))));
+            }
+            stream.shards = List.copyOf(shards);
+        }
+        return stream;
+    }
+
+    /** What a checkpoint keeps of this stream. */
+    synchronized StreamsState.StreamState state() {
+        List<StreamsState.ShardState> kept = new ArrayList<>();
+        for (Shard shard : shards) {
+            kept.add(shard.state());
+        }
+        return new StreamsState.StreamState(arn, label, tableName, tableId, key, viewType, created, enabled, floor,
+                lastShardMillis, shardCount, kept);
     }
 
     String arn() {

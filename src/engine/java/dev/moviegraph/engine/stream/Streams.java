@@ -197,6 +197,43 @@ public final class Streams implements ChangeListener {
         return lastOfThread.get()[0];
     }
 
+    /**
+     * What the streams hold besides their records, for a checkpoint of the rows: taken while no write runs (the
+     * rows' checkpoint holds writers off), under this monitor so no stream is enabled or disabled meanwhile.
+     */
+    public synchronized StreamsState state() {
+        List<StreamsState.StreamState> kept = new ArrayList<>();
+        for (Stream stream : byArn.values()) {
+            kept.add(stream.state());
+        }
+        Map<String, String> latest = new java.util.HashMap<>();
+        latestByTable.forEach((table, stream) -> latest.put(table, stream.arn()));
+        return new StreamsState(numbers.peek(), kept, latest);
+    }
+
+    /** Takes the streams up as a checkpoint left them (before the journal after it is replayed); empty before. */
+    public synchronized void restore(StreamsState state) {
+        if (!byArn.isEmpty()) {
+            throw new IllegalStateException("streams restore only into an engine that has none yet");
+        }
+        for (StreamsState.StreamState kept : state.streams()) {
+            byArn.put(kept.arn(), Stream.restored(kept, settings.shardPeriod(), settings.retention(), numbers, logs));
+        }
+        state.latestByTable().forEach((table, arn) -> {
+            Stream stream = byArn.get(arn);
+            if (stream != null) {
+                latestByTable.put(table, stream);
+            }
+        });
+        numbers.set(Math.max(numbers.peek(), state.nextSequence()));
+    }
+
+    /** Whether the table's current stream has that label. */
+    public boolean isLatest(String tableName, String label) {
+        Stream stream = latestByTable.get(tableName);
+        return stream != null && stream.label().equals(label);
+    }
+
     /** The number the next record will get at the earliest, for a journal's checkpoint. */
     public long nextSequenceNumber() {
         return numbers.peek();

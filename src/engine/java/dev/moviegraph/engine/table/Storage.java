@@ -19,4 +19,17 @@ public interface Storage {
     default boolean sharesItems() {
         return true;
     }
+
+    /**
+     * Held (shared) by every write from its first row to its journal record, so a checkpoint of the rows can hold
+     * writes off for a moment and see whole writes only; null where there are no checkpoints (rows in memory).
+     * Take it after the items' locks and never wait for an item's lock while holding it.
+     */
+    default java.util.concurrent.locks.Lock writeBarrier() {
+        return null;
+    }
+
+    /** Called before a write takes the {@link #writeBarrier} (the item's lock held): may wait for room for it. */
+    default void roomForWrite() {
+    }
 }

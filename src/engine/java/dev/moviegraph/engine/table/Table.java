@@ -31,11 +31,16 @@ public final class Table {
     private record Expiring(String attribute, Expiries rows) {
     }
 
+    /** Whether the expiry store holds every item's row (false while turning time to live on fills it). */
+    private volatile boolean expiriesWhole = true;
+    private final java.util.concurrent.locks.Lock barrier;
+
     public Table(TableSpec spec, ItemLocks locks, ChangeListener listener, Storage storage) {
         this.spec = spec;
         this.locks = locks;
         this.listener = listener;
         this.storage = storage;
+        this.barrier = storage.writeBarrier();
         this.rows = storage.open(storeName(spec, null));
         for (IndexSpec index : spec.indexes()) {
             indexRows.put(index.name(), storage.open(storeName(spec, index.name())));
@@ -104,6 +109,7 @@ public final class Table {
             return;
         }
         Expiring now = new Expiring(attribute, new Expiries(storage.open(expiriesName(spec))));
+        expiriesWhole = false;
         expiring = now;
         for (RowKey key : keys()) {
             var lock = locks.lockFor(name(), key);
@@ -116,6 +122,42 @@ public final class Table {
             } finally {
                 lock.unlock();
             }
+        }
+        expiriesWhole = true;
+    }
+
+    /** For a checkpoint: whether the expiry store holds every item's row (it is being filled when not). */
+    public boolean expiriesWhole() {
+        return expiriesWhole;
+    }
+
+    /** What a checkpoint keeps of the table besides its rows: its counts. */
+    public record Counts(long items, long bytes, Map<String, long[]> indexes) {
+    }
+
+    public Counts counts() {
+        Map<String, long[]> indexes = new HashMap<>();
+        indexTotals.forEach((name, totals) -> indexes.put(name, new long[] {totals[0].get(), totals[1].get()}));
+        return new Counts(items.get(), bytes.get(), indexes);
+    }
+
+    /**
+     * A table taken up from a checkpoint (its rows in the stores already): its counts back, and its expiry store
+     * filled again when the checkpoint caught it being filled.
+     */
+    public synchronized void restored(Counts counts, boolean expiriesWereWhole) {
+        items.set(counts.items());
+        bytes.set(counts.bytes());
+        indexTotals.clear();
+        counts.indexes().forEach((name, totals) -> {
+            if (spec.index(name).isPresent()) {
+                indexTotals.put(name, new java.util.concurrent.atomic.AtomicLong[] {
+                        new java.util.concurrent.atomic.AtomicLong(totals[0]),
+                        new java.util.concurrent.atomic.AtomicLong(totals[1])});
+            }
+        });
+        if (!expiriesWereWhole && spec.ttlAttribute() != null) {
+            expireBy(spec.ttlAttribute());
         }
     }
 
@@ -226,6 +268,19 @@ public final class Table {
 
     /** The same, for a caller that holds the item's lock already (transactions, time to live, backfills). */
     public WriteResult writeLocked(RowKey key, UnaryOperator<StoredItem> change, boolean byService) {
+        if (barrier == null) {
+            return writeInBarrier(key, change, byService);
+        }
+        storage.roomForWrite();
+        barrier.lock();
+        try {
+            return writeInBarrier(key, change, byService);
+        } finally {
+            barrier.unlock();
+        }
+    }
+
+    private WriteResult writeInBarrier(RowKey key, UnaryOperator<StoredItem> change, boolean byService) {
         StoredItem before = rows.get(key);
         StoredItem after = change.apply(before);
         if (after == before) {
@@ -292,6 +347,10 @@ public final class Table {
     public void backfill(IndexSpec index, RowKey key) {
         var lock = locks.lockFor(name(), key);
         lock.lock();
+        if (barrier != null) {
+            storage.roomForWrite();
+            barrier.lock();
+        }
         try {
             StoredItem item = rows.get(key);
             RowStore store = indexRows.get(index.name());
@@ -304,6 +363,9 @@ public final class Table {
                 countIndex(index.name(), replaced == null ? 1 : 0, entry.size() - (replaced == null ? 0 : replaced.size()));
             }
         } finally {
+            if (barrier != null) {
+                barrier.unlock();
+            }
             lock.unlock();
         }
     }

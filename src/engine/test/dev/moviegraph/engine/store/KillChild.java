@@ -24,10 +24,13 @@ import java.util.Map;
 /**
  * The process {@link KillTest} kills: an engine on a data folder, and writers that put items through the
  * SDK and print each key once its PutItem was answered ("ACK key"), until the process is killed. Arguments: the
- * data folder, the number of writers, and optionally the journal's compaction floor and each item's padding.
+ * data folder, the number of writers, and optionally the journal's compaction floor and each item's padding. The
+ * table has an index of each writer's items and a stream.
  */
 public final class KillChild {
     public static final String TABLE = "killed";
+    /** Each writer's items by their number: a restart must have an entry for each item, no more. */
+    public static final String INDEX = "byWriter";
 
     private KillChild() {
     }
@@ -45,8 +48,16 @@ public final class KillChild {
         DynamoDbClient client = client(engine);
         client.createTable(request -> request.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
-                        .attributeType(ScalarAttributeType.S).build())
+                        .attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("w").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("n").attributeType(ScalarAttributeType.N).build())
                 .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+                .globalSecondaryIndexes(software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex.builder()
+                        .indexName(INDEX)
+                        .keySchema(KeySchemaElement.builder().attributeName("w").keyType(KeyType.HASH).build(),
+                                KeySchemaElement.builder().attributeName("n").keyType(KeyType.RANGE).build())
+                        .projection(p -> p.projectionType(
+                                software.amazon.awssdk.services.dynamodb.model.ProjectionType.ALL)).build())
                 .streamSpecification(StreamSpecification.builder().streamEnabled(true)
                         .streamViewType(StreamViewType.NEW_IMAGE).build()));
         synchronized (out) {
@@ -61,6 +72,7 @@ public final class KillChild {
                     String number = Integer.toString(i);
                     client.putItem(request -> request.tableName(TABLE).item(Map.of(
                             "pk", AttributeValue.fromS(key),
+                            "w", AttributeValue.fromS("w" + writer),
                             "n", AttributeValue.fromN(number),
                             "pad", AttributeValue.fromS(pad))));
                     synchronized (out) {

@@ -34,7 +34,19 @@ class KillTest {
 
     @Test
     void everyAcknowledgedWriteSurvivesAKill() throws Exception {
-        killAndRestart(List.of(), ignored -> true);
+        killAndRestart(List.of(), List.of(), ignored -> true);
+    }
+
+    /**
+     * Rows on disk in 1 MB layers, so the child writes checkpoints of them as it goes: the restart takes the rows up
+     * from the last one, whatever was half done at the kill, and replays the journal after it.
+     */
+    @Test
+    void everyAcknowledgedWriteSurvivesAKillAfterCheckpoints() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(DiskRows.available(), "SQLite's native library does not load");
+        String restoredAt = killAndRestart(List.of("-DDYNAMODB_WRITE_BUFFER_MB=1"), List.of("0", "512"),
+                ignored -> true);
+        assertTrue(restoredAt != null, "the restart took up a checkpoint of the rows");
     }
 
     /**
@@ -43,7 +55,7 @@ class KillTest {
      */
     @Test
     void everyAcknowledgedWriteSurvivesAKillDuringACompaction() throws Exception {
-        killAndRestart(List.of(Long.toString(16 << 10), Integer.toString(4 << 10)), data -> {
+        killAndRestart(List.of(), List.of(Long.toString(16 << 10), Integer.toString(4 << 10)), data -> {
             try (var files = Files.list(data)) {
                 return files.anyMatch(file -> file.getFileName().toString().endsWith(".tmp"));
             } catch (java.io.IOException e) {
@@ -53,8 +65,8 @@ class KillTest {
     }
 
     /** Kills the child once it acknowledged enough writes and {@code when} holds of its folder; checks the restart. */
-    private void killAndRestart(List<String> childArguments, java.util.function.Predicate<Path> when)
-            throws Exception {
+    private String killAndRestart(List<String> jvmArguments, List<String> childArguments,
+                                  java.util.function.Predicate<Path> when) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path data = dir.resolve("data");
         Path printed = dir.resolve("child.out");
@@ -64,8 +76,9 @@ class KillTest {
                 + " name='err' class='ch.qos.logback.core.ConsoleAppender'><target>System.err</target><encoder>"
                 + "<pattern>child %level %logger - %msg%n</pattern></encoder></appender><root level='WARN'>"
                 + "<appender-ref ref='err'/></root></configuration>");
-        List<String> command = new ArrayList<>(List.of(java, "-Dlogback.configurationFile=" + logging,
-                "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(java, "-Dlogback.configurationFile=" + logging));
+        command.addAll(jvmArguments);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
                 KillChild.class.getName(), data.toString(), Integer.toString(WRITERS)));
         command.addAll(childArguments);
         Process child = new ProcessBuilder(command)
@@ -153,6 +166,19 @@ class KillTest {
             }
             assertTrue(new HashSet<>(recorded).containsAll(acknowledged), "acknowledged writes without a stream record");
             assertEquals(present.size(), recorded.size(), "one stream record per item written (each key once)");
+            var description = client.describeTable(request -> request.tableName(KillChild.TABLE)).table();
+            assertEquals(present.size(), description.itemCount(), "the table's count");
+            assertEquals(present.size(), description.globalSecondaryIndexes().get(0).itemCount(), "the index's count");
+            Set<String> indexed = new HashSet<>();
+            for (int w = 0; w < WRITERS; w++) {
+                String writer = "w" + w;
+                client.queryPaginator(request -> request.tableName(KillChild.TABLE).indexName(KillChild.INDEX)
+                                .keyConditionExpression("w = :w")
+                                .expressionAttributeValues(Map.of(":w", AttributeValue.fromS(writer))))
+                        .items().forEach(item -> assertTrue(indexed.add(item.get("pk").s()), "indexed twice: " + item));
+            }
+            assertEquals(present, indexed, "the index holds each item once, and no other");
+            return engine.restoredAt();
         }
     }
 
