@@ -1,8 +1,10 @@
 package dev.moviegraph.engine.store;
 
+import dev.moviegraph.engine.stream.Streams;
 import dev.moviegraph.engine.stream.StreamsState;
 import dev.moviegraph.engine.table.Table;
 import dev.moviegraph.engine.table.TableSpec;
+import dev.moviegraph.engine.table.Tables;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +30,36 @@ record Checkpoint(long generation, long offset, byte[] numbers, List<TableAt> ta
 
     /** A table: its journal number, declaration, counts, and whether its expiry store was whole. */
     record TableAt(int number, TableSpec spec, Table.Counts counts, boolean expiriesWhole) {
+    }
+
+    private static final System.Logger LOG = System.getLogger(Journal.class.getName());
+
+    /** The checkpoint at the journal's place now: append lock held, no write running (the rows' barrier held). */
+    static Checkpoint of(LogWriter w, TableNumbers numbers, Tables tables, Streams streams) {
+        List<TableAt> kept = new ArrayList<>();
+        for (Table table : tables.all()) {
+            TableSpec spec = table.spec();
+            Integer number = numbers.of(spec);
+            if (number != null) {
+                kept.add(new TableAt(number, spec, table.counts(), table.expiriesWhole()));
+            }
+        }
+        return new Checkpoint(w.generation(), w.fileBytes(), numbers.write(), kept,
+                streams == null ? null : streams.state());
+    }
+
+    /** The checkpoint in {@code bytes}, or null when there is none or this version cannot read it (logged). */
+    static Checkpoint readable(byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        try {
+            return decode(bytes);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "The rows file's checkpoint cannot be read (" + e.getMessage()
+                    + "): the rows are made again from the journal");
+            return null;
+        }
     }
 
     byte[] encode() {

@@ -32,7 +32,11 @@ import java.util.function.BiFunction;
  * layer holds {@code layerBytes}, it is frozen, a new one takes the writes, and a background thread writes the
  * frozen one to the file in one transaction and lets it go. Reads look in the active layer, the frozen one,
  * then the file; the newest row for a key wins and an empty value is a removal not yet in the file. So the
- * heap holds at most two layers (a writer waits while a full layer is still being written), whatever the data.
+ * heap holds about two layers (a writer waits while a full layer is still being written), whatever the data.
+ *
+ * <p>Each layer is written with a checkpoint (the journal's place and what it keeps of tables and streams, with
+ * the names and store numbers the rows are written in), taken at the freeze while no write runs: a restart takes
+ * the file up from it ({@link #checkpoint}) and replays the journal after it.
  *
  * <p>A point read sees the item as last written. A range read sees each item as committed when the walk
  * reaches it (the file is read a page at a time), as a DynamoDB Query does; it never sees an item twice.
@@ -40,12 +44,7 @@ import java.util.function.BiFunction;
 public final class DiskRows implements Storage, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(DiskRows.class.getName());
     private static final byte[] REMOVED = new byte[0];
-    /** What a row costs in a layer beyond its bytes: the map's entry and the arrays' headers. */
-    private static final int ROW_OVERHEAD = 64;
 
-    /** The checkpoint's row: store 0, which no table's store ever gets. */
-    private static final int META_STORE = 0;
-    private static final byte[] CHECKPOINT_KEY = "checkpoint".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final int CHECKPOINT_VERSION = 1;
 
     private final Path path;
@@ -80,6 +79,7 @@ public final class DiskRows implements Storage, AutoCloseable {
     /** Why the last write of a layer to the file failed, until one succeeds; null when the last one did. */
     private volatile RuntimeException flushFailure;
     private final AtomicLong flushes = new AtomicLong();
+    private final AtomicLong longestFreeze = new AtomicLong();
     private final RecordLog.Logs records = new RecordLog.Logs() {
         @Override
         public RecordLog open(String name) {
@@ -127,7 +127,7 @@ public final class DiskRows implements Storage, AutoCloseable {
 
     /** Reads the file's checkpoint: takes up its names and store numbers, keeps the journal's part for it. */
     private void readCheckpoint() {
-        byte[] bytes = file.get(META_STORE, CHECKPOINT_KEY);
+        byte[] bytes = file.get(Layer.META_STORE, Layer.CHECKPOINT_KEY);
         if (bytes == null) {
             return;
         }
@@ -300,6 +300,10 @@ public final class DiskRows implements Storage, AutoCloseable {
 
     @Override
     public void close() {
+        if (!closed && flushes.get() > 0) {
+            LOG.log(System.Logger.Level.INFO, flushes.get() + " layers written to " + file.file()
+                    + " with their checkpoints; the longest freeze held writes off " + longestFreezeMillis() + " ms");
+        }
         closed = true;
         flusher.interrupt();
         try {
@@ -400,6 +404,7 @@ public final class DiskRows implements Storage, AutoCloseable {
      * Returns the layer frozen, or null (one was frozen already, or {@code evenEmpty} is false and it is empty).
      */
     private Layer freeze(boolean evenEmpty) {
+        long asked = System.nanoTime(); // new writes wait from here: the lock is asked for
         barrier.writeLock().lock();
         try {
             Layers now = layers;
@@ -418,7 +423,13 @@ public final class DiskRows implements Storage, AutoCloseable {
             return now.active;
         } finally {
             barrier.writeLock().unlock();
+            longestFreeze.accumulateAndGet(System.nanoTime() - asked, Math::max);
         }
+    }
+
+    /** The longest time a freeze held writes off (asking for the barrier, then holding it), in milliseconds. */
+    public double longestFreezeMillis() {
+        return longestFreeze.get() / 1e6;
     }
 
     private void flushLoop() {
@@ -454,11 +465,6 @@ public final class DiskRows implements Storage, AutoCloseable {
         }
     }
 
-    /** Writes every layer to the file, with a checkpoint when the journal gives one (for tests). */
-    public void flush() {
-        checkpointNow();
-    }
-
     /** Writes the frozen layer to the file in one transaction, then lets it go. */
     private void writeOut(Layer frozen) {
         synchronized (flushing) {
@@ -488,60 +494,6 @@ public final class DiskRows implements Storage, AutoCloseable {
     }
 
     private record Layers(Layer active, Layer frozen) {
-    }
-
-    /** Writes in memory not yet in the file: a sorted map per store. */
-    private static final class Layer {
-        private static final MVMap<byte[], byte[]> EMPTY = new MVStore.Builder().open()
-                .openMap("empty", new MVMap.Builder<byte[], byte[]>().keyType(ByteArrays.TYPE).valueType(ByteArrays.TYPE));
-        private final MVStore store = new MVStore.Builder().open();
-        private final Map<Integer, MVMap<byte[], byte[]>> maps = new ConcurrentHashMap<>();
-        final AtomicLong bytes = new AtomicLong();
-        /** Set at the freeze: the checkpoint row written with the layer (empty: removes the file's, none to trust). */
-        volatile byte[] checkpoint;
-
-        MVMap<byte[], byte[]> map(int id) {
-            MVMap<byte[], byte[]> map = maps.get(id);
-            return map == null ? EMPTY : map;
-        }
-
-        byte[] get(int id, byte[] key) {
-            MVMap<byte[], byte[]> map = maps.get(id);
-            return map == null ? null : map.get(key);
-        }
-
-        void put(int id, byte[] key, byte[] value) {
-            MVMap<byte[], byte[]> map = maps.computeIfAbsent(id, i -> store.openMap(Integer.toString(i),
-                    new MVMap.Builder<byte[], byte[]>().keyType(ByteArrays.TYPE).valueType(ByteArrays.TYPE)));
-            byte[] old = map.put(key, value);
-            bytes.addAndGet(value.length + (old == null ? key.length + ROW_OVERHEAD : -old.length));
-        }
-
-        void forget(int id) {
-            MVMap<byte[], byte[]> map = maps.remove(id);
-            if (map != null) {
-                store.removeMap(map);
-            }
-        }
-
-        /** The rows to write: the checkpoint's first, then store by store in key order, leaving out dropped stores. */
-        Iterable<SqliteRows.Change> changes(Map<Integer, Boolean> dropped) {
-            List<Integer> ids = new ArrayList<>(maps.keySet());
-            Collections.sort(ids);
-            byte[] row = checkpoint;
-            return () -> java.util.stream.Stream.concat(row == null ? java.util.stream.Stream.<SqliteRows.Change>empty()
-                    : java.util.stream.Stream.of(new SqliteRows.Change(META_STORE, CHECKPOINT_KEY, row)), ids.stream()
-                    .filter(id -> !dropped.containsKey(id))
-                    .flatMap(id -> {
-                        MVMap<byte[], byte[]> map = maps.get(id);
-                        if (map == null) {
-                            return java.util.stream.Stream.empty();
-                        }
-                        return map.entrySet().stream()
-                                .map(e -> new SqliteRows.Change(id, e.getKey(), e.getValue()));
-                    }))
-                    .iterator();
-        }
     }
 
     /** One table's or index's rows. */

@@ -2,7 +2,6 @@ package dev.moviegraph.engine.store;
 
 import dev.moviegraph.engine.stream.Streams;
 import dev.moviegraph.engine.table.ChangeListener;
-import dev.moviegraph.engine.table.IndexSpec;
 import dev.moviegraph.engine.table.StoredItem;
 import dev.moviegraph.engine.table.Table;
 import dev.moviegraph.engine.table.TableSpec;
@@ -13,8 +12,6 @@ import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 
 import static dev.moviegraph.engine.store.JournalRecords.ATOMIC;
@@ -62,11 +59,14 @@ import static dev.moviegraph.engine.store.JournalRecords.insertStreamPart;
  * {@link #listener(Streams)} is the tables' change listener: it lets Streams make the change's record and
  * appends the journal record in one step under the journal's append lock, so the journal holds stream records
  * in sequence-number order. Replay re-makes each through {@link Streams#replayNext} with its number and
- * time, so labels, ARNs, event ids, numbers, order and images come out as they were. Not yet exact: the time
- * kept is the clock read just before Streams reads its own (Streams does not tell it), so a record's
- * ApproximateCreationDateTime can come back a second earlier when a second turned in between; and shards
- * that readers' maintenance closed (not journaled) are re-cut at the next record's time, with other ids, an
- * empty shard's end then taking the number its successor record had (that record moves up by one).
+ * time, so labels, ARNs, event ids, numbers, order, shard ids and images come out as they were. Not yet exact:
+ * the time kept is the clock read just before Streams reads its own (Streams does not tell it), so a record's
+ * ApproximateCreationDateTime can come back a second earlier when a second turned in between.
+ *
+ * <h2>Rows on disk</h2>
+ * With {@link DiskRows}, a start takes the rows file up from its last checkpoint ({@link Checkpoint}) and replays
+ * only the segments from the checkpoint's place on; without one it can trust, it replays everything into a new
+ * file.
  */
 public final class Journal implements AutoCloseable {
     /**
@@ -435,7 +435,7 @@ public final class Journal implements AutoCloseable {
         replaying = true;
         Replayer.Found found = null;
         try {
-            Checkpoint checkpoint = rows == null ? null : checkpointOf(rows.checkpoint());
+            Checkpoint checkpoint = rows == null ? null : Checkpoint.readable(rows.checkpoint());
             if (checkpoint != null && Replayer.canReplayFrom(folder, checkpoint)) {
                 replayer.restore(checkpoint);
                 found = replayer.replayFrom(folder, checkpoint);
@@ -468,7 +468,7 @@ public final class Journal implements AutoCloseable {
         }
         lastReplay = new ReplayStats(replayer.records(), replayer.bytes(), tables.all().size(), items,
                 (System.nanoTime() - started) / 1_000_000, found.droppedTail());
-        activateBackfilledIndexes(tables);
+        Replayer.activateBackfilledIndexes(tables, this::declared);
         if (rows != null) {
             rows.checkpointWith(this::checkpointPart);
             rows.checkpointSoon();
@@ -487,19 +487,6 @@ public final class Journal implements AutoCloseable {
         return restoredAt;
     }
 
-    private static Checkpoint checkpointOf(byte[] bytes) {
-        if (bytes == null) {
-            return null;
-        }
-        try {
-            return Checkpoint.decode(bytes);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "The rows file's checkpoint cannot be read (" + e.getMessage()
-                    + "): the rows are made again from the journal");
-            return null;
-        }
-    }
-
     /**
      * The journal's part of a checkpoint of the rows, asked while no write runs: the place the journal is at and
      * what it keeps of tables and streams. Null while there is no place to give (replaying, closed).
@@ -511,19 +498,7 @@ public final class Journal implements AutoCloseable {
         }
         w.lockAppends();
         try {
-            if (closed) {
-                return null;
-            }
-            List<Checkpoint.TableAt> kept = new ArrayList<>();
-            for (Table table : tables.all()) {
-                TableSpec spec = table.spec();
-                Integer number = numbers.of(spec);
-                if (number != null) {
-                    kept.add(new Checkpoint.TableAt(number, spec, table.counts(), table.expiriesWhole()));
-                }
-            }
-            return new Checkpoint(w.generation(), w.fileBytes(), numbers.write(), kept,
-                    streams == null ? null : streams.state()).encode();
+            return closed ? null : Checkpoint.of(w, numbers, tables, streams).encode();
         } finally {
             w.unlockAppends();
         }
@@ -537,29 +512,6 @@ public final class Journal implements AutoCloseable {
         DiskRows disk = rows;
         if (disk != null && replayed && !closed) {
             disk.checkpointNow();
-        }
-    }
-
-    /** Indexes that were being filled when the engine stopped are whole now (replay fills them): ACTIVE. */
-    private void activateBackfilledIndexes(Tables tables) {
-        for (Table table : tables.all()) {
-            synchronized (table) {
-                TableSpec spec = table.spec();
-                boolean changed = false;
-                List<IndexSpec> indexes = new ArrayList<>();
-                for (IndexSpec index : spec.indexes()) {
-                    if ("CREATING".equals(index.status())) {
-                        index = index.withStatus("ACTIVE");
-                        changed = true;
-                    }
-                    indexes.add(index);
-                }
-                if (changed) {
-                    TableSpec active = spec.withIndexes(indexes);
-                    table.respec(active);
-                    declared(active);
-                }
-            }
         }
     }
 
@@ -599,26 +551,9 @@ public final class Journal implements AutoCloseable {
 
     private void startSyncer() {
         Duration interval = options.fsyncInterval();
-        if (interval == null || options.fsyncEveryWrite()) {
-            return;
+        if (interval != null && !options.fsyncEveryWrite()) {
+            syncer = writer.syncEvery(interval);
         }
-        long millis = Math.max(1, interval.toMillis());
-        Thread thread = new Thread(() -> {
-            while (!closed) {
-                try {
-                    Thread.sleep(millis);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                LogWriter w = writer;
-                if (w != null && !closed) {
-                    w.force();
-                }
-            }
-        }, "engine-journal-fsync");
-        thread.setDaemon(true);
-        syncer = thread;
-        thread.start();
     }
 
     /** Writes out what is pending, syncs and closes the journal file, and lets go of the folder. */

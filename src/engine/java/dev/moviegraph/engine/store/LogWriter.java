@@ -49,6 +49,26 @@ final class LogWriter implements AutoCloseable {
         this.syncEveryWrite = syncEveryWrite;
     }
 
+    /** A daemon thread that syncs the file every {@code interval} until this writer closes (or it is interrupted). */
+    Thread syncEvery(java.time.Duration interval) {
+        long millis = Math.max(1, interval.toMillis());
+        Thread thread = new Thread(() -> {
+            while (!closed) {
+                try {
+                    Thread.sleep(millis);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (!closed) {
+                    force();
+                }
+            }
+        }, "engine-journal-fsync");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
     long generation() {
         return generation;
     }

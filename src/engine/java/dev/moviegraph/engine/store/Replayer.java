@@ -241,6 +241,32 @@ final class Replayer implements LogFile.Visitor {
         return bytes;
     }
 
+    /**
+     * After the replay: indexes that were being filled when the engine stopped are whole now (the replay and a
+     * checkpoint's restore fill them), so ACTIVE, each new declaration told to {@code declared}.
+     */
+    static void activateBackfilledIndexes(Tables tables, java.util.function.Consumer<TableSpec> declared) {
+        for (Table table : tables.all()) {
+            synchronized (table) {
+                TableSpec spec = table.spec();
+                boolean changed = false;
+                List<IndexSpec> indexes = new ArrayList<>();
+                for (IndexSpec index : spec.indexes()) {
+                    if ("CREATING".equals(index.status())) {
+                        index = index.withStatus("ACTIVE");
+                        changed = true;
+                    }
+                    indexes.add(index);
+                }
+                if (changed) {
+                    TableSpec active = spec.withIndexes(indexes);
+                    table.respec(active);
+                    declared.accept(active);
+                }
+            }
+        }
+    }
+
     /** The records replayed. */
     long records() {
         return records;

@@ -87,11 +87,11 @@ class DiskRowsTest {
                     checkRanges(store, model, random);
                 }
                 if (step % 1500 == 0) {
-                    disk.flush();
+                    disk.checkpointNow();
                 }
             }
             assertTrue(disk.flushes() > 10, "layers reached the file: " + disk.flushes());
-            disk.flush();
+            disk.checkpointNow();
             checkRanges(a, modelA, random);
             checkRanges(b, modelB, random);
             assertEquals(numbersOf(modelA.values()), numbers(Rows.all(a)));
@@ -106,7 +106,7 @@ class DiskRowsTest {
                 store.put(key(i), item(i));
             }
             store.put(RowKey.of(new Value.S("other"), n(1)), item(99));
-            disk.flush();
+            disk.checkpointNow();
             store.remove(key(3)); // a removal still in memory hides the row in the file
             Rows partition = Rows.all(store).subMap(RowKey.partitionStart(PK), true, RowKey.partitionEnd(PK), true);
             assertEquals(List.of(0, 1, 2, 4, 5, 6, 7, 8, 9), numbers(partition));
@@ -125,7 +125,7 @@ class DiskRowsTest {
             for (int i = 0; i < 50; i++) {
                 old.put(key(i), item(i));
             }
-            disk.flush();
+            disk.checkpointNow();
             old.put(key(60), item(60));
             disk.drop("t");
             old.put(key(61), item(61)); // a write racing the deletion lands nowhere
@@ -133,7 +133,7 @@ class DiskRowsTest {
             assertNull(again.get(key(1)));
             assertEquals(List.of(), numbers(Rows.all(again)));
             again.put(key(2), item(2));
-            disk.flush();
+            disk.checkpointNow();
             assertEquals(List.of(2), numbers(Rows.all(again)));
         }
     }
