@@ -109,6 +109,16 @@ public final class EngineHttp implements AutoCloseable {
         }
 
         private byte[] answer(Request request) {
+            // the body read first, whatever the answer: a request answered with its body unread makes Jetty close
+            // the connection, which a client that already sent its next request on it sees fail
+            byte[] bytes;
+            try {
+                ByteBuffer buffer = Content.Source.asByteBuffer(request);
+                bytes = new byte[buffer.remaining()];
+                buffer.get(bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
             String target = request.getHeaders().get("X-Amz-Target");
             if (!"POST".equals(request.getMethod()) || target == null) {
                 if ("GET".equals(request.getMethod())) {
@@ -121,14 +131,6 @@ public final class EngineHttp implements AutoCloseable {
             Function<JsonNode, ObjectNode> operation = operations.apply(target);
             if (operation == null) {
                 throw ApiException.unknownOperation(target);
-            }
-            byte[] bytes;
-            try {
-                ByteBuffer buffer = Content.Source.asByteBuffer(request);
-                bytes = new byte[buffer.remaining()];
-                buffer.get(bytes);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
             JsonNode parsed;
             try {

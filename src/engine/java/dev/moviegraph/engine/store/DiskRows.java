@@ -88,7 +88,9 @@ public final class DiskRows implements Storage, AutoCloseable {
 
         @Override
         public void drop(String name) {
-            DiskRows.this.drop("records:" + name);
+            // a shard's records, dropped under its stream's lock: no barrier (a writer may wait for that lock);
+            // a checkpoint that still names the expired shard finds it empty and drops it again
+            dropStore("records:" + name, false);
         }
     };
 
@@ -283,18 +285,31 @@ public final class DiskRows implements Storage, AutoCloseable {
 
     @Override
     public void drop(String name) {
+        dropStore(name, true);
+    }
+
+    /**
+     * Forgets a store: its rows in the active layer now, those in the file in the transaction that writes the
+     * active layer, so with the checkpoint of that layer's freeze, which ({@code barred}: the drop holds writes
+     * off) comes after the drop; the frozen layer's rows of it, if written, go in that same transaction.
+     */
+    private void dropStore(String name, boolean barred) {
         Integer id = storeIds.remove(name);
         if (id == null) {
             return;
         }
-        synchronized (flushing) {
+        if (barred) {
+            barrier.writeLock().lock();
+        }
+        try {
             dropped.put(id, Boolean.TRUE);
-            Layers now = layers;
-            now.active.forget(id);
-            if (now.frozen != null) {
-                now.frozen.forget(id);
+            Layer active = layers.active;
+            active.forget(id);
+            active.drops.add(id);
+        } finally {
+            if (barred) {
+                barrier.writeLock().unlock();
             }
-            file.drop(id);
         }
     }
 
@@ -365,19 +380,25 @@ public final class DiskRows implements Storage, AutoCloseable {
     }
 
     /**
-     * A full active layer is frozen by the writer that finds it so when it may ({@code mayFreeze}, and it is not
-     * inside a write, whose barrier a freeze waits for); otherwise the flush thread is woken to freeze it. A writer
-     * finding it full while the last one is still being written waits for that, which needs no barrier.
+     * A full active layer is frozen by the writer that finds it so when it may ({@code mayFreeze}: it holds no lock
+     * a writer may wait for, and it is not inside a write, whose barrier a freeze waits for); such a writer finding
+     * it full while the last one is still being written waits for that, which needs no barrier. Any other writer
+     * wakes the flush thread and goes on.
      */
     private void makeRoom(boolean mayFreeze) {
+        if (closed || layers.active.bytes.get() < layerBytes) {
+            return;
+        }
+        if (!mayFreeze || barrier.getReadHoldCount() > 0) {
+            // inside a write, or holding a lock a writer may wait for: neither freeze nor wait (the flush thread
+            // may be waiting for this very write to let the barrier go); the layer runs over by this write's rows
+            LockSupport.unpark(flusher);
+            return;
+        }
         while (!closed && layers.active.bytes.get() >= layerBytes) {
             if (layers.frozen == null) {
-                if (mayFreeze && barrier.getReadHoldCount() == 0) {
-                    freeze(false);
-                    continue;
-                }
-                LockSupport.unpark(flusher);
-                return;
+                freeze(false);
+                continue;
             }
             RuntimeException failure = flushFailure;
             if (failure != null) {
@@ -471,7 +492,7 @@ public final class DiskRows implements Storage, AutoCloseable {
             if (layers.frozen != frozen) {
                 return; // written meanwhile
             }
-            file.write(frozen.changes(dropped));
+            file.write(frozen.changes(dropped), frozen.drops);
             swap.writeLock().lock();
             try {
                 layers = new Layers(layers.active, null);

@@ -231,24 +231,25 @@ public final class Journal implements AutoCloseable {
                 group.depth--;
             }
         }
-        group = new Group();
-        groups.set(group);
-        // the barrier from the first write to the group's record: a checkpoint sees all of them or none
+        // the barrier from the first write to the group's record: a checkpoint sees all of them or none (taken
+        // before the group is set, so a refusal for want of room leaves this thread's next writes as they were)
         java.util.concurrent.locks.Lock barrier = rows == null ? null : rows.writeBarrier();
         if (barrier != null) {
             rows.roomForWrite();
             barrier.lock();
         }
         try {
-            return work.get();
-        } finally {
+            group = new Group();
+            groups.set(group);
             try {
+                return work.get();
+            } finally {
                 groups.remove();
                 finish(group);
-            } finally {
-                if (barrier != null) {
-                    barrier.unlock();
-                }
+            }
+        } finally {
+            if (barrier != null) {
+                barrier.unlock();
             }
         }
     }

@@ -28,6 +28,8 @@ final class Layer {
     final AtomicLong bytes = new AtomicLong();
     /** Set at the freeze: the checkpoint row written with the layer (empty: removes the file's, none to trust). */
     volatile byte[] checkpoint;
+    /** Stores dropped while this layer was the active one: their rows leave the file when it is written. */
+    final java.util.Set<Integer> drops = ConcurrentHashMap.newKeySet();
 
     MVMap<byte[], byte[]> map(int id) {
         MVMap<byte[], byte[]> map = maps.get(id);

@@ -68,6 +68,8 @@ final class Replayer implements LogFile.Visitor {
     /** Where the stand-ins of deleted tables (made for their streams' replay) would keep rows: they never write any. */
     private final RowFiles standInRows = RowFiles.inMemory();
     private int mode = LIVE;
+    /** The streams a checkpoint's restore took up; null for a replay of everything. */
+    private dev.moviegraph.engine.stream.StreamsState restoredStreams;
     private int maxNumber;
     private long records;
     private long bytes;
@@ -208,6 +210,7 @@ final class Replayer implements LogFile.Visitor {
         }
         if (streams != null && checkpoint.streams() != null) {
             streams.restore(checkpoint.streams());
+            restoredStreams = checkpoint.streams();
         }
     }
 
@@ -453,6 +456,14 @@ final class Replayer implements LogFile.Visitor {
 
     void finish() {
         numbers.replayed(byNumber, maxNumber);
+        if (restoredStreams != null && streams != null) {
+            // a checkpoint taken between a table's removal and its stream's end: the stream ends now
+            for (String table : restoredStreams.latestByTable().keySet()) {
+                if (tables.find(table) == null) {
+                    streams.tableDeleted(table);
+                }
+            }
+        }
     }
 
     private static StoredItem stored(Map<String, Value> attributes) {

@@ -19,7 +19,8 @@ import java.util.concurrent.BlockingQueue;
  * flush writes, a layer at a time in one transaction; readers each borrow a connection of their own, and in
  * WAL mode a reader sees the last committed flush and never waits for the one being written.
  *
- * <p>Durability is the journal's: the file is written without syncs ({@code synchronous=OFF}); a restart
+ * <p>Durability is the journal's: commits are not synced ({@code synchronous=NORMAL} in WAL mode: a power loss
+ * loses the latest commits, never the file's consistency); a restart
  * trusts it up to the checkpoint written with its last layer and replays the journal after that, or rebuilds it
  * from the journal when there is none.
  */
@@ -33,6 +34,7 @@ final class SqliteRows implements AutoCloseable {
     private final Connection writer;
     private final PreparedStatement upsert;
     private final PreparedStatement delete;
+    private final PreparedStatement dropStore;
     private final BlockingQueue<Reader> readers;
 
     private SqliteRows(Path file, Connection writer, int readers, int cacheKib) throws SQLException {
@@ -41,6 +43,7 @@ final class SqliteRows implements AutoCloseable {
         int readerKib = Math.max(1024, cacheKib / 2 / readers);
         this.upsert = writer.prepareStatement(UPSERT);
         this.delete = writer.prepareStatement(DELETE);
+        this.dropStore = writer.prepareStatement("DELETE FROM rows WHERE store = ?");
         this.readers = new ArrayBlockingQueue<>(readers);
         for (int i = 0; i < readers; i++) {
             this.readers.add(new Reader(connect(file, readerKib)));
@@ -111,7 +114,9 @@ final class SqliteRows implements AutoCloseable {
         Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
         try (Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode=WAL");
-            statement.execute("PRAGMA synchronous=OFF");
+            // NORMAL: in WAL mode a commit is not synced, but a power loss leaves the file as of an earlier commit,
+            // never damaged, so its checkpoint still holds (OFF could leave pages half written under a readable one)
+            statement.execute("PRAGMA synchronous=NORMAL");
             statement.execute("PRAGMA cache_size=-" + cacheKib);
             statement.execute("PRAGMA busy_timeout=10000");
             statement.execute("PRAGMA temp_store=MEMORY");
@@ -182,11 +187,16 @@ final class SqliteRows implements AutoCloseable {
     }
 
     /**
-     * Writes a layer's rows (an empty value deletes) in one transaction, in batches (one call into SQLite per
+     * Writes a layer's rows (an empty value deletes), after removing every row of the stores dropped meanwhile, in
+     * one transaction, in batches (one call into SQLite per
      * batch, not per row). A layer holds a key once, so its deletions and upserts commute.
      */
-    void write(Iterable<Change> changes) {
+    void write(Iterable<Change> changes, java.util.Collection<Integer> droppedStores) {
         try {
+            for (int store : droppedStores) {
+                dropStore.setInt(1, store);
+                dropStore.executeUpdate();
+            }
             int upserts = 0;
             int deletes = 0;
             for (Change change : changes) {
@@ -224,17 +234,6 @@ final class SqliteRows implements AutoCloseable {
             } catch (SQLException ignored) {
                 // the first failure is the one to report
             }
-            throw new IllegalStateException("writing the rows file failed: " + e.getMessage(), e);
-        }
-    }
-
-    /** Removes every row of a store. */
-    void drop(int store) {
-        try (PreparedStatement statement = writer.prepareStatement("DELETE FROM rows WHERE store = ?")) {
-            statement.setInt(1, store);
-            statement.executeUpdate();
-            writer.commit();
-        } catch (SQLException e) {
             throw new IllegalStateException("writing the rows file failed: " + e.getMessage(), e);
         }
     }

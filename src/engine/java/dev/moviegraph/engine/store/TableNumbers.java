@@ -91,6 +91,9 @@ final class TableNumbers {
 
     /** The end of a replay: the tables it made, by number, and the highest number it saw. */
     void replayed(Map<Integer, Table> byNumber, int maxNumber) {
+        // the live tables are the replay's: those a checkpoint named and the journal after it dropped go
+        numbers.clear();
+        identityByName.clear();
         for (Map.Entry<Integer, Table> entry : byNumber.entrySet()) {
             TableSpec spec = entry.getValue().spec();
             numbers.put(identity(spec), entry.getKey());

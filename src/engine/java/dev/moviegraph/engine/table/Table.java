@@ -91,6 +91,9 @@ public final class Table {
         indexTotals.keySet().removeIf(name -> newSpec.index(name).isEmpty());
         String attribute = newSpec.ttlAttribute();
         boolean ttlChanged = !java.util.Objects.equals(attribute, spec.ttlAttribute());
+        if (ttlChanged) {
+            expiriesWhole = false; // before the spec says so: a checkpoint must not see the new one and a whole store
+        }
         this.spec = newSpec;
         if (ttlChanged) {
             expireBy(attribute);
@@ -106,6 +109,7 @@ public final class Table {
         storage.drop(expiriesName(spec));
         if (attribute == null) {
             expiring = null;
+            expiriesWhole = true;
             return;
         }
         Expiring now = new Expiring(attribute, new Expiries(storage.open(expiriesName(spec))));
@@ -347,11 +351,13 @@ public final class Table {
     public void backfill(IndexSpec index, RowKey key) {
         var lock = locks.lockFor(name(), key);
         lock.lock();
-        if (barrier != null) {
-            storage.roomForWrite();
-            barrier.lock();
-        }
+        boolean barred = false;
         try {
+            if (barrier != null) {
+                storage.roomForWrite();
+                barrier.lock();
+                barred = true;
+            }
             StoredItem item = rows.get(key);
             RowStore store = indexRows.get(index.name());
             if (item == null || store == null) {
@@ -363,7 +369,7 @@ public final class Table {
                 countIndex(index.name(), replaced == null ? 1 : 0, entry.size() - (replaced == null ? 0 : replaced.size()));
             }
         } finally {
-            if (barrier != null) {
+            if (barred) {
                 barrier.unlock();
             }
             lock.unlock();
