@@ -8,7 +8,6 @@ import dev.moviegraph.engine.table.RowStore;
 import dev.moviegraph.engine.table.Storage;
 import dev.moviegraph.engine.table.StoredItem;
 import org.h2.mvstore.MVMap;
-import org.h2.mvstore.MVStore;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -45,7 +44,6 @@ public final class DiskRows implements Storage, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(DiskRows.class.getName());
     private static final byte[] REMOVED = new byte[0];
 
-    private static final int CHECKPOINT_VERSION = 1;
 
     private final Path path;
     private final int readers;
@@ -134,29 +132,12 @@ public final class DiskRows implements Storage, AutoCloseable {
             return;
         }
         try {
-            Codec.In in = new Codec.In(bytes, 0, bytes.length);
-            if (in.varint() != CHECKPOINT_VERSION) {
-                return;
-            }
-            List<String> numbered = new ArrayList<>();
-            for (int i = in.length(); i > 0; i--) {
-                numbered.add(in.string());
-            }
-            Map<String, Integer> ids = new java.util.HashMap<>();
-            for (int i = in.length(); i > 0; i--) {
-                ids.put(in.string(), (int) in.varint());
-            }
-            int next = (int) in.varint();
-            List<Integer> gone = new ArrayList<>();
-            for (int i = in.length(); i > 0; i--) {
-                gone.add((int) in.varint());
-            }
-            byte[] journalPart = in.raw(in.length());
-            names.restore(numbered);
-            storeIds.putAll(ids);
-            nextStore.set(next);
-            gone.forEach(id -> dropped.put(id, Boolean.TRUE));
-            saved = journalPart;
+            RowsCheckpoint kept = RowsCheckpoint.decode(bytes);
+            names.restore(kept.names());
+            storeIds.putAll(kept.storeIds());
+            nextStore.set(kept.nextStore());
+            kept.dropped().forEach(id -> dropped.put(id, Boolean.TRUE));
+            saved = kept.journalPart();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "The checkpoint in " + file.file() + " cannot be read ("
                     + e.getMessage() + "): the rows are made again from the journal");
@@ -226,24 +207,8 @@ public final class DiskRows implements Storage, AutoCloseable {
 
     /** The checkpoint's row: the names and store numbers the rows are written with, then the journal's part. */
     private byte[] checkpointRow(byte[] journalPart) {
-        Codec.Out out = new Codec.Out(4096 + journalPart.length);
-        out.varint(CHECKPOINT_VERSION);
-        List<String> numbered = names.numbered();
-        out.varint(numbered.size());
-        numbered.forEach(out::string);
-        Map<String, Integer> ids = Map.copyOf(storeIds);
-        out.varint(ids.size());
-        ids.forEach((name, id) -> {
-            out.string(name);
-            out.varint(id);
-        });
-        out.varint(nextStore.get());
-        List<Integer> gone = List.copyOf(dropped.keySet());
-        out.varint(gone.size());
-        gone.forEach(out::varint);
-        out.varint(journalPart.length);
-        out.raw(journalPart, 0, journalPart.length);
-        return Arrays.copyOf(out.bytes, out.size);
+        return new RowsCheckpoint(names.numbered(), Map.copyOf(storeIds), nextStore.get(),
+                List.copyOf(dropped.keySet()), journalPart).encode();
     }
 
     @Override
