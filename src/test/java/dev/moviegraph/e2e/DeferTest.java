@@ -215,6 +215,28 @@ class DeferTest {
         }
     }
 
+    /**
+     * A non-null field that fails in a deferred part reports its own error, as without {@code @defer}
+     * (graphql-java alone reports only that a non-null field was null: an INTERNAL error here).
+     */
+    @Test
+    void aNonNullFieldFailingInADeferredPartReportsItsOwnErrorAsWithoutDefer() {
+        String shape = "{ movie(id: \"" + movieId() + "\") { title ... %s { cast(first: 0) { totalCount } } } }";
+        JsonNode whole = client.query(shape.formatted("")).body();
+        JsonNode expected = whole.path("errors").get(0);
+        assertEquals("BAD_USER_INPUT", expected.path("extensions").path("code").asText(), whole.toString());
+
+        try (StreamedResponse response = multipart(shape.formatted("@defer"))) {
+            List<JsonNode> parts = response.jsonUntilEnd(WAIT);
+            assertTrue(response.closedProperly(), response.raw());
+            JsonNode errors = parts.get(parts.size() - 1).path("incremental").get(0).path("errors");
+            assertEquals(1, errors.size(), response.raw());
+            assertEquals(expected.path("message"), errors.get(0).path("message"), response.raw());
+            assertEquals(expected.path("path"), errors.get(0).path("path"), response.raw());
+            assertEquals("BAD_USER_INPUT", errors.get(0).path("extensions").path("code").asText(), response.raw());
+        }
+    }
+
     /** The data of a multipart answer with each incremental item merged in at its path. */
     static JsonNode merged(List<JsonNode> parts) {
         ObjectNode data = parts.get(0).path("data").deepCopy();
