@@ -1,0 +1,125 @@
+// @defer with Relay: relay-compiler compiles relay-defer/ (a query whose cast fragment is spread with
+// @defer), and relay-runtime runs it through a network layer as Relay's docs describe for incremental
+// delivery: the fetch function returns an Observable that emits each payload as it arrives. The server
+// answers multipart/mixed (deferSpec=20220824): its first part goes to Relay as it is, and each item of a
+// later part's `incremental` becomes one payload of its own, {data, path, label, hasNext} (with its errors
+// and extensions), which is the form Relay's executor matches to the deferred fragment by label and path.
+// After each payload the script reads the store as a component would: the query's data at once, the
+// fragment's data missing until its payload came. Any warning Relay prints fails the script.
+//
+// usage: node defer-relay.mjs http://127.0.0.1:PORT/graphql MOVIE_ID
+import { compile } from './relay-compile.mjs';
+import { castNames, headersFetch, multipartParts, withTimeout } from './incremental.mjs';
+import { report } from './recording-fetch.mjs';
+
+const [endpoint, movieId] = process.argv.slice(2);
+
+const warnings = [];
+for (const level of ['error', 'warn']) {
+  const print = console[level];
+  console[level] = (...args) => {
+    warnings.push(args.map(String).join(' '));
+    print(...args);
+  };
+}
+
+const artifacts = compile('relay-defer');
+const {
+  Environment, Network, Observable, RecordSource, Store, createOperationDescriptor, getSelector,
+} = await import('relay-runtime');
+
+/** Relay's payloads from one part of the answer: the first as it is, a later one split by incremental item. */
+function payloads(part) {
+  if (!Array.isArray(part.incremental)) {
+    return [part];
+  }
+  return part.incremental.map((item, index) => ({
+    data: item.data,
+    path: item.path,
+    label: item.label,
+    ...(item.errors ? { errors: item.errors } : {}),
+    ...(item.extensions || part.extensions ? { extensions: { ...part.extensions, ...item.extensions } } : {}),
+    // only the part's last item may say the operation is done
+    hasNext: index < part.incremental.length - 1 ? true : part.hasNext,
+  }));
+}
+
+const { fetch, exchanges } = headersFetch();
+const sent = [];
+
+/** The network layer: one POST, and its parts as they arrive. */
+function fetchFunction(params, variables) {
+  return Observable.create((sink) => {
+    const controller = new AbortController();
+    (async () => {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'multipart/mixed;deferSpec=20220824, application/graphql-response+json;q=0.9, application/json;q=0.8',
+        },
+        body: JSON.stringify({ query: params.text, variables }),
+        signal: controller.signal,
+      });
+      const type = response.headers.get('content-type') ?? '';
+      if (/^multipart\/mixed/i.test(type)) {
+        for await (const part of multipartParts(response)) {
+          for (const payload of payloads(part)) {
+            sent.push({ label: payload.label ?? null, path: payload.path ?? null, hasNext: payload.hasNext ?? null });
+            sink.next(payload);
+          }
+        }
+      } else {
+        const payload = await response.json();
+        sent.push({ label: null, path: null, hasNext: payload.hasNext ?? null });
+        sink.next(payload);
+      }
+      sink.complete();
+    })().catch((error) => sink.error(error));
+    return () => controller.abort();
+  });
+}
+
+const environment = new Environment({
+  network: Network.create(fetchFunction),
+  store: new Store(new RecordSource()),
+});
+
+/** What a component tree shows now: the query's own fields, and the deferred fragment's. */
+function snapshot(operation) {
+  const query = environment.lookup(operation.fragment);
+  const movie = query.data?.movie;
+  const fragment = movie ? environment.lookup(getSelector(artifacts.MovieDeferredCast_movie, movie)) : null;
+  return {
+    title: movie?.title ?? null,
+    queryMissingData: query.isMissingData,
+    castMissingData: fragment?.isMissingData ?? null,
+    cast: fragment ? castNames(fragment.data) : null,
+  };
+}
+
+report(async () => {
+  const operation = createOperationDescriptor(artifacts.MovieDeferredQuery, { id: movieId });
+  environment.retain(operation);
+  const snapshots = [];
+  await withTimeout(new Promise((resolve, reject) => {
+    environment.execute({ operation }).subscribe({
+      next: () => snapshots.push(snapshot(operation)),
+      error: reject,
+      complete: resolve,
+    });
+  }), () => snapshots);
+  const result = {
+    compiled: Object.keys(artifacts).sort(),
+    label: /@defer\(label: "([^"]+)"\)/.exec(artifacts.MovieDeferredQuery.params.text)?.[1] ?? null,
+    exchanges,
+    payloads: sent,
+    snapshots,
+    final: snapshot(operation),
+    warnings,
+  };
+  if (warnings.length > 0) {
+    process.exitCode = 1;
+  }
+  return result;
+});
