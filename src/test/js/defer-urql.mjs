@@ -2,13 +2,14 @@
 // multipart/mixed and text/event-stream itself and merges each incremental part into the result. Each
 // result the query's source emits is what a component would render: the title first, the cast once the
 // deferred part is merged, hasNext false at the end. Then a deferred part that fails: the first part's
-// data stays and the error shows as urql's users read it, result.error, a CombinedError.
+// data stays and the error shows as urql's users read it, result.error, a CombinedError; the same when the
+// failing field is non-null (the deferred fragment's data null), with the field's own error.
 //
 // usage: node defer-urql.mjs http://127.0.0.1:PORT/graphql MOVIE_ID OTHER_MOVIE_ID NOT_A_MOVIE_ID
 import { Client, fetchExchange } from '@urql/core';
 
 import {
-  DEFERRED, DEFERRED_ERROR, brief, castNames, headersFetch, withTimeout,
+  DEFERRED, DEFERRED_ERROR, DEFERRED_NON_NULL_ERROR, brief, castNames, headersFetch, withTimeout,
 } from './incremental.mjs';
 import { report } from './recording-fetch.mjs';
 
@@ -52,4 +53,5 @@ async function run(query, variables) {
 report(async () => ({
   deferred: await run(DEFERRED, { id: movieId }),
   failing: await run(DEFERRED_ERROR, { id: otherId, other: notAMovieId }),
+  failingNonNull: await run(DEFERRED_NON_NULL_ERROR, { id: movieId }),
 }));

@@ -25,6 +25,20 @@ export const DEFERRED_ERROR = `query DeferredError($id: ID!, $other: ID!) {
   }
 }`;
 
+/**
+ * A deferred part that fails on a non-null field: cast(first: 0) is out of range (BAD_USER_INPUT at run time,
+ * as without @defer), and cast is non-null, so the deferred fragment's data is null.
+ */
+export const DEFERRED_NON_NULL_ERROR = `query DeferredCastError($id: ID!) {
+  movie(id: $id) {
+    id
+    title
+    ... @defer(label: "cast") {
+      cast(first: 0) { edges { node { billing } } }
+    }
+  }
+}`;
+
 /** A subscription's first answer, then its update after recordStream (see subscriptions.mjs). */
 export const TOP = 'subscription Top($month: YearMonth!) { topMoviesChanged(month: $month, limit: 1) { streams movie { id title } } }';
 

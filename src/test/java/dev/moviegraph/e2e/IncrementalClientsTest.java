@@ -99,20 +99,20 @@ class IncrementalClientsTest {
             }
 
             JsonNode failing = result.json().path(version).path("failing");
-            context = version + " failing: " + failing;
-            assertMultipart(failing.path("exchanges"), context);
+            String failed = version + " failing: " + failing;
+            assertMultipart(failing.path("exchanges"), failed);
             shown = withTitle(failing.path("emissions"));
             first = shown.get(0);
             last = shown.get(shown.size() - 1);
-            assertEquals(List.of(), texts(first.path("errors")), context);
-            assertFalse(first.path("hasOther").asBoolean(), context);
+            assertEquals(List.of(), texts(first.path("errors")), failed);
+            assertFalse(first.path("hasOther").asBoolean(), failed);
             // errorPolicy 'all': the first part's movie stays, the failed field is null, the error beside it
-            assertEquals(other.title(), last.path("title").asText(), context);
-            assertTrue(last.path("hasOther").asBoolean(), context);
-            assertTrue(last.path("other").isNull(), context);
-            assertBadMovieId(last.path("errors"), context);
+            assertEquals(other.title(), last.path("title").asText(), failed);
+            assertTrue(last.path("hasOther").asBoolean(), failed);
+            assertTrue(last.path("other").isNull(), failed);
+            assertBadMovieId(last.path("errors"), failed);
             if (version.equals("apollo4")) {
-                assertEquals("CombinedGraphQLErrors", last.path("error").path("name").asText(), context);
+                assertEquals("CombinedGraphQLErrors", last.path("error").path("name").asText(), failed);
             }
         }
     }
@@ -151,6 +151,26 @@ class IncrementalClientsTest {
         assertEquals("CombinedError", last.path("error").path("name").asText(), context);
         assertTrue(last.path("error").path("networkError").isNull(), context);
         assertBadMovieId(last.path("error").path("graphQLErrors"), context);
+    }
+
+    @Test
+    void aNonNullFieldFailingInALaterPartReachesUrqlWithItsOwnErrorAsWithoutDefer() {
+        NodeScripts.Result result = NodeScripts.run("defer-urql.mjs", endpoint(), movieId, other.id().value(), notAMovieId);
+
+        assertEquals(0, result.exitCode(), result.toString());
+        JsonNode results = result.json().path("failingNonNull").path("results");
+        String context = results.toString();
+        JsonNode last = results.get(results.size() - 1);
+        assertEquals(title(movieId), last.path("title").asText(), context);
+        assertTrue(last.path("cast").isNull(), context);
+        assertFalse(last.path("hasNext").asBoolean(true), context);
+        // cast(first: 0) answers BAD_USER_INPUT on movie.cast without @defer (BadInputTest): the deferred part
+        // carries that error, not only the null it leaves in a non-null field
+        JsonNode errors = last.path("error").path("graphQLErrors");
+        assertEquals(1, errors.size(), context);
+        assertEquals("BAD_USER_INPUT", errors.get(0).path("code").asText(), context);
+        assertTrue(errors.get(0).path("message").asText().contains("'first' must be between 1 and 100"), context);
+        assertEquals(List.of("movie", "cast"), texts(errors.get(0).path("path")), context);
     }
 
     @Test
