@@ -5,7 +5,8 @@
 // incremental item), and a subscription that gets its first answer, then the change after a stream is
 // recorded over HTTP for the movie it shows; leaving the iteration ends that request.
 //
-// usage: node defer-sse.mjs http://127.0.0.1:PORT/graphql MOVIE_ID OTHER_MOVIE_ID NOT_A_MOVIE_ID MONTH
+// usage: node defer-sse.mjs http://127.0.0.1:PORT/graphql MOVIE_ID OTHER_MOVIE_ID NOT_A_MOVIE_ID MONTH [subscription]
+//   with `subscription` last, only the subscription
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'graphql-sse';
 
@@ -14,7 +15,7 @@ import {
 } from './incremental.mjs';
 import { report } from './recording-fetch.mjs';
 
-const [endpoint, movieId, otherId, notAMovieId, month] = process.argv.slice(2);
+const [endpoint, movieId, otherId, notAMovieId, month, only] = process.argv.slice(2);
 
 async function recordStream(movie) {
   const response = await fetch(endpoint, {
@@ -55,6 +56,9 @@ report(async () => {
   const { fetch, exchanges } = headersFetch();
   const client = createClient({ url: endpoint, fetchFn: fetch, retryAttempts: 0 });
   try {
+    if (only === 'subscription') {
+      return { exchanges, subscription: await subscription(client) };
+    }
     const query = await collect(client, { query: 'query Plain($id: ID!) { movie(id: $id) { id title } }',
       variables: { id: movieId } });
     const deferred = await collect(client, { query: DEFERRED, variables: { id: movieId } });
