@@ -45,8 +45,8 @@ export const TOP = 'subscription Top($month: YearMonth!) { topMoviesChanged(mont
 export const TIMEOUT_MS = 10_000;
 
 /**
- * A fetch that records, for each request, its method, the Accept header the client sent, and the status
- * and Content-Type it got: the client reads the body itself, as it streams.
+ * A fetch that records, for each request, its method, the Accept header the client sent, whether it sent an
+ * Authorization header, and the status and Content-Type it got: the client reads the body itself, as it streams.
  */
 export function headersFetch() {
   const exchanges = [];
@@ -56,6 +56,7 @@ export function headersFetch() {
     exchanges.push({
       method: (init.method ?? (url instanceof Request ? url.method : 'GET')).toUpperCase(),
       accept: headers.get('accept'),
+      signedIn: headers.has('authorization'),
       status: response.status,
       contentType: response.headers.get('content-type'),
     });

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.moviegraph.Moviegraph;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.Movie;
+import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.NodeScripts;
 import dev.moviegraph.support.TestServer;
@@ -22,6 +24,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 
+import no.nav.security.mock.oauth2.MockOAuth2Server;
+import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +38,8 @@ import org.junit.jupiter.api.Test;
  * fails, the first part's data kept with the error where the client's users look for it.
  */
 class IncrementalClientsTest {
+    private static final String ISSUER = "moviegraph-sse";
+    private static final String AUDIENCE = "moviegraph-api";
     private static final Pattern SUBSCRIPTIONS = Pattern.compile("^graphql_subscriptions ([0-9.E+]+)$", Pattern.MULTILINE);
 
     private final TestServer server = TestServer.get();
@@ -245,6 +251,67 @@ class IncrementalClientsTest {
     }
 
     @Test
+    void graphqlSseSignsInWithItsAuthorizationHeaderForADeferredQueryAndTheWatchlistSubscription() {
+        // A server of its own that signs viewers in (the shared one has no OpenID Connect provider).
+        MockOAuth2Server provider = new MockOAuth2Server();
+        provider.start();
+        Moviegraph signedIn = null;
+        try {
+            signedIn = Moviegraph.start(AppConfig.fromEnvironment(Map.of("PORT", "0",
+                    "OIDC_ISSUER", provider.issuerUrl(ISSUER).toString(), "OIDC_AUDIENCE", AUDIENCE)), List.of());
+            String token = provider.issueToken(ISSUER, "movies-web", new DefaultOAuth2TokenCallback(ISSUER, "sse-viewer",
+                    "JWT", List.of(AUDIENCE), Map.of(), 600)).serialize();
+            awaitProvider(signedIn.port(), token);
+
+            NodeScripts.Result result = NodeScripts.run(Map.of("MOVIEGRAPH_TOKEN", token), "sse-signin.mjs",
+                    "http://127.0.0.1:" + signedIn.port() + "/graphql", movieId);
+
+            assertEquals(0, result.exitCode(), result.toString());
+            JsonNode json = result.json();
+            String context = json.toString();
+            JsonNode exchanges = json.path("exchanges");
+            assertEquals(2, exchanges.size(), context);
+            exchanges.forEach(exchange -> {
+                assertEventStream(exchange, context);
+                assertTrue(exchange.path("signedIn").asBoolean(), context);
+            });
+            // The viewer at once, their own watchlist (under @auth) in the deferred part.
+            JsonNode deferred = json.path("deferred");
+            assertEquals(2, deferred.size(), context);
+            assertEquals("viewer:sse-viewer", deferred.get(0).path("data").path("viewer").path("id").asText(), context);
+            assertTrue(deferred.get(0).path("hasNext").asBoolean(), context);
+            JsonNode item = deferred.get(1).path("incremental").path(0);
+            assertEquals("list", item.path("label").asText(), context);
+            assertEquals(List.of("viewer"), texts(item.path("path")), context);
+            assertEquals(0, item.path("data").path("watchlist").path("totalCount").asInt(-1), context);
+            assertTrue(item.path("errors").isMissingNode(), context);
+            assertFalse(deferred.get(1).path("hasNext").asBoolean(true), context);
+            // The subscription: the empty list, then the list with the movie the viewer added.
+            JsonNode changes = json.path("subscription");
+            assertEquals(2, changes.size(), context);
+            assertEquals(0, changes.get(0).path("list").path("totalCount").asInt(-1), context);
+            assertEquals(1, changes.get(1).path("list").path("totalCount").asInt(), context);
+            assertEquals(List.of(movieId), texts(changes.get(1).path("list").path("movieIds")), context);
+            // Without the header the same subscription is refused before anything is read: the client's iteration
+            // gets one result, no data and UNAUTHENTICATED errors, then ends.
+            JsonNode anonymous = json.path("anonymous");
+            assertFalse(anonymous.path("exchanges").path(0).path("signedIn").asBoolean(true), context);
+            assertTrue(anonymous.path("thrown").isNull(), context);
+            assertEquals(1, anonymous.path("results").size(), context);
+            JsonNode refused = anonymous.path("results").get(0);
+            assertTrue(refused.path("data").isNull(), context);
+            assertEquals("watchlistChanged", refused.path("errors").path(0).path("path").path(0).asText(), context);
+            refused.path("errors").forEach(error ->
+                    assertEquals("UNAUTHENTICATED", error.path("extensions").path("code").asText(), context));
+        } finally {
+            if (signedIn != null) {
+                signedIn.close();
+            }
+            provider.shutdown();
+        }
+    }
+
+    @Test
     void graphqlWsGetsEachDeferredPartAsANextMessageThenComplete() {
         NodeScripts.Result result = NodeScripts.run("defer-ws.mjs", endpoint(), movieId, other.id().value(), notAMovieId);
 
@@ -334,6 +401,16 @@ class IncrementalClientsTest {
     private String month() {
         var months = server.sample().months();
         return months.get(months.size() - 3).toString();
+    }
+
+    /** The provider's first answer, on a busy machine, may outlast the gateway's timeout (a 503): wait it out. */
+    private static void awaitProvider(int port, String token) {
+        GraphQLClient signedIn = new GraphQLClient(port);
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        while (signedIn.post(GraphQLClient.body("{ viewer { id } }", Map.of()), "application/json", "application/json",
+                Map.of("Authorization", "Bearer " + token)).status() == 503 && System.nanoTime() < deadline) {
+            sleep(500);
+        }
     }
 
     private String endpoint() {
