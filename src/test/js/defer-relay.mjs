@@ -5,14 +5,16 @@
 // later part's `incremental` becomes one payload of its own, {data, path, label, hasNext} (with its errors
 // and extensions), which is the form Relay's executor matches to the deferred fragment by label and path.
 // After each payload the script reads the store as a component would: the query's data at once, the
-// fragment's data missing until its payload came. Any warning Relay prints fails the script.
+// fragment's data missing until its payload came. Then a deferred fragment that fails (a second movie read by
+// an id that is no movie id): the first payload's data stays, and the fragment, whose field has @catch,
+// reads the field's error as Relay's field error handling gives it. Any warning Relay prints fails the script.
 //
-// usage: node defer-relay.mjs http://127.0.0.1:PORT/graphql MOVIE_ID
+// usage: node defer-relay.mjs http://127.0.0.1:PORT/graphql MOVIE_ID OTHER_MOVIE_ID NOT_A_MOVIE_ID
 import { compile } from './relay-compile.mjs';
 import { castNames, headersFetch, multipartParts, withTimeout } from './incremental.mjs';
 import { report } from './recording-fetch.mjs';
 
-const [endpoint, movieId] = process.argv.slice(2);
+const [endpoint, movieId, otherId, notAMovieId] = process.argv.slice(2);
 
 const warnings = [];
 for (const level of ['error', 'warn']) {
@@ -45,7 +47,7 @@ function payloads(part) {
 }
 
 const { fetch, exchanges } = headersFetch();
-const sent = [];
+let sent = [];
 
 /** The network layer: one POST, and its parts as they arrive. */
 function fetchFunction(params, variables) {
@@ -86,7 +88,7 @@ const environment = new Environment({
 });
 
 /** What a component tree shows now: the query's own fields, and the deferred fragment's. */
-function snapshot(operation) {
+function castSnapshot(operation) {
   const query = environment.lookup(operation.fragment);
   const movie = query.data?.movie;
   const fragment = movie ? environment.lookup(getSelector(artifacts.MovieDeferredCast_movie, movie)) : null;
@@ -98,8 +100,27 @@ function snapshot(operation) {
   };
 }
 
-report(async () => {
-  const operation = createOperationDescriptor(artifacts.MovieDeferredQuery, { id: movieId });
+/** The same for the failing operation: the first movie, and the deferred fragment's caught field. */
+function otherSnapshot(operation) {
+  const query = environment.lookup(operation.fragment);
+  const fragment = query.data ? environment.lookup(getSelector(artifacts.MovieDeferredOther_query, query.data)) : null;
+  const other = fragment?.data?.other;
+  return {
+    title: query.data?.movie?.title ?? null,
+    queryMissingData: query.isMissingData,
+    otherMissingData: fragment?.isMissingData ?? null,
+    other: other == null ? null : {
+      ok: other.ok,
+      value: other.value ?? null,
+      errors: other.errors ?? [],
+    },
+  };
+}
+
+/** Runs one operation to its end, a snapshot after each payload; what the network layer gave Relay. */
+async function run(name, variables, snapshot) {
+  sent = [];
+  const operation = createOperationDescriptor(artifacts[name], variables);
   environment.retain(operation);
   const snapshots = [];
   await withTimeout(new Promise((resolve, reject) => {
@@ -109,15 +130,18 @@ report(async () => {
       complete: resolve,
     });
   }), () => snapshots);
-  const result = {
-    compiled: Object.keys(artifacts).sort(),
-    label: /@defer\(label: "([^"]+)"\)/.exec(artifacts.MovieDeferredQuery.params.text)?.[1] ?? null,
-    exchanges,
+  return {
+    label: /@defer\(label: "([^"]+)"\)/.exec(artifacts[name].params.text)?.[1] ?? null,
     payloads: sent,
     snapshots,
     final: snapshot(operation),
-    warnings,
   };
+}
+
+report(async () => {
+  const cast = await run('MovieDeferredQuery', { id: movieId }, castSnapshot);
+  const failing = await run('MovieDeferredOtherQuery', { id: otherId, other: notAMovieId }, otherSnapshot);
+  const result = { compiled: Object.keys(artifacts).sort(), exchanges, ...cast, failing, warnings };
   if (warnings.length > 0) {
     process.exitCode = 1;
   }

@@ -180,15 +180,18 @@ class IncrementalClientsTest {
     }
 
     @Test
-    void relayMatchesTheDeferredPayloadToItsFragmentByLabelAndPath() {
-        NodeScripts.Result result = NodeScripts.run("defer-relay.mjs", endpoint(), movieId);
+    void relayMatchesTheDeferredPayloadToItsFragmentByLabelAndPathAndReadsAFailedOnesErrorWithCatch() {
+        NodeScripts.Result result = NodeScripts.run("defer-relay.mjs", endpoint(), movieId, other.id().value(),
+                notAMovieId);
 
         assertEquals(0, result.exitCode(), result.toString());
         JsonNode json = result.json();
         String context = json.toString();
         assertEquals(List.of(), texts(json.path("warnings")), "Relay warned: " + result);
-        assertEquals(List.of("MovieDeferredCast_movie", "MovieDeferredQuery"), texts(json.path("compiled")), context);
-        assertMultipart(json.path("exchanges"), context);
+        assertEquals(List.of("MovieDeferredCast_movie", "MovieDeferredOtherQuery", "MovieDeferredOther_query",
+                "MovieDeferredQuery"), texts(json.path("compiled")), context);
+        assertEquals(2, json.path("exchanges").size(), context);
+        json.path("exchanges").forEach(exchange -> assertMultipartExchange(exchange, context));
         // The network layer gave Relay the first payload, then one {data, path, label, hasNext} for the fragment,
         // under the label relay-compiler wrote into the query text.
         JsonNode payloads = json.path("payloads");
@@ -207,6 +210,23 @@ class IncrementalClientsTest {
         assertFalse(snapshots.get(1).path("castMissingData").asBoolean(true), context);
         assertEquals(cast, texts(snapshots.get(1).path("cast")), context);
         assertEquals(cast, texts(json.path("final").path("cast")), context);
+
+        // The failing fragment: missing (a component suspends) until its payload, then read with @catch, the
+        // field's error in place of its value, the first payload's movie kept.
+        JsonNode failing = json.path("failing");
+        payloads = failing.path("payloads");
+        assertEquals(2, payloads.size(), context);
+        assertEquals("MovieDeferredOtherQuery$defer$other", payloads.get(1).path("label").asText(), context);
+        assertEquals(List.of(), texts(payloads.get(1).path("path")), context);
+        assertTrue(failing.path("snapshots").get(0).path("otherMissingData").asBoolean(), context);
+        JsonNode last = failing.path("final");
+        assertEquals(other.title(), last.path("title").asText(), context);
+        assertFalse(last.path("otherMissingData").asBoolean(true), context);
+        assertFalse(last.path("other").path("ok").asBoolean(true), context);
+        assertTrue(last.path("other").path("value").isNull(), context);
+        assertEquals(1, last.path("other").path("errors").size(), context);
+        assertEquals("BAD_USER_INPUT", last.path("other").path("errors").get(0).path("extensions").path("code").asText(),
+                context);
     }
 
     @Test
@@ -372,7 +392,10 @@ class IncrementalClientsTest {
 
     private static void assertMultipart(JsonNode exchanges, String context) {
         assertEquals(1, exchanges.size(), context);
-        JsonNode exchange = exchanges.get(0);
+        assertMultipartExchange(exchanges.get(0), context);
+    }
+
+    private static void assertMultipartExchange(JsonNode exchange, String context) {
         assertEquals(200, exchange.path("status").asInt(), context);
         assertTrue(exchange.path("accept").asText().contains("multipart/mixed"), context);
         assertTrue(exchange.path("contentType").asText().startsWith("multipart/mixed"), context);
