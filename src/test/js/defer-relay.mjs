@@ -30,10 +30,14 @@ const {
   Environment, Network, Observable, RecordSource, Store, createOperationDescriptor, getSelector,
 } = await import('relay-runtime');
 
-/** Relay's payloads from one part of the answer: the first as it is, a later one split by incremental item. */
+/**
+ * Relay's payloads from one part of the answer: the first as it is, a later one split by incremental item; a
+ * later part with neither (a closing {hasNext: false}) gives Relay nothing, as it takes a payload without data
+ * for a failed operation.
+ */
 function payloads(part) {
   if (!Array.isArray(part.incremental)) {
-    return [part];
+    return 'data' in part || 'errors' in part ? [part] : [];
   }
   return part.incremental.map((item, index) => ({
     data: item.data,
