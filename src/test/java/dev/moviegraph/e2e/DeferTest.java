@@ -196,6 +196,25 @@ class DeferTest {
         }
     }
 
+    @Test
+    void aPersistedDeferredQueryNamedByItsHashComesInParts() throws Exception {
+        String query = movieQuery(movieId(), "@defer(label: \"persisted\")");
+        String hash = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(query.getBytes(StandardCharsets.UTF_8)));
+        Map<String, Object> extensions = Map.of("persistedQuery", Map.of("version", 1, "sha256Hash", hash));
+        String register = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(
+                Map.of("query", query, "extensions", extensions));
+        try (StreamedResponse registered = StreamedResponse.post(server.port(), register, APOLLO_ACCEPT, Map.of())) {
+            assertEquals(2, registered.jsonUntilEnd(WAIT).size(), registered.raw());
+        }
+        String byHash = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(Map.of("extensions", extensions));
+        try (StreamedResponse response = StreamedResponse.post(server.port(), byHash, APOLLO_ACCEPT, Map.of())) {
+            List<JsonNode> parts = response.jsonUntilEnd(WAIT);
+            assertEquals(2, parts.size(), response.raw());
+            assertEquals("persisted", parts.get(1).path("incremental").get(0).path("label").asText(), response.raw());
+        }
+    }
+
     /** The data of a multipart answer with each incremental item merged in at its path. */
     static JsonNode merged(List<JsonNode> parts) {
         ObjectNode data = parts.get(0).path("data").deepCopy();
