@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.*;
  * Prints req/s, the gateway process's CPU ms per request (utime + stime from /proc, 100 ticks a second)
  * and client latency p50/p99 over the measured seconds. With WINDOWS > 0 it first prints the req/s of
  * each of the first WINDOWS 10-second windows from the first request (a cold start), then measures.
- * With the environment variable BEARER set, every request carries {@code Authorization: Bearer BEARER}.
+ * With the environment variable BEARER set, every request carries {@code Authorization: Bearer BEARER};
+ * with ACCEPT set, {@code Accept: ACCEPT}.
  */
 public class Load {
     public static void main(String[] a) throws Exception {
@@ -27,6 +28,8 @@ public class Load {
             HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json");
             // BEARER: a signed-in viewer's token, sent with every request (SIGNED_IN=1 in run.sh).
             if (System.getenv("BEARER") != null) builder.header("Authorization", "Bearer " + System.getenv("BEARER"));
+            // ACCEPT: e.g. multipart/mixed for @defer's parts (the whole multipart body is read, as a client does).
+            if (System.getenv("ACCEPT") != null) builder.header("Accept", System.getenv("ACCEPT"));
             HttpRequest req = builder.POST(HttpRequest.BodyPublishers.ofString(body)).build();
             long[] mine = new long[1 << 20]; int count = 0;
             latencies.add(mine);

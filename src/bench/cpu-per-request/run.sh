@@ -16,6 +16,8 @@
 #      first jar, SDK_FLOOR_IN_FLIGHT (8) calls in flight, no server and no GraphQL: SdkFloor.java),
 #      SIGNED_IN (1: start a minimal OpenID Connect provider on core 1 (Issuer.java), turn sign-in on in
 #      every gateway, and run each shape twice a round: anonymous, then with a signed-in viewer's token)
+#      ACCEPT (the Accept header of every request, e.g. "multipart/mixed;deferSpec=20220824,application/json"
+#      for @defer's parts; unset: none, one JSON answer)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # The engine's data folder in memory (/dev/shm) where there is one: on a disk every write may wait for a sync.
@@ -57,6 +59,8 @@ castWithFilmographies|2|11|{ movie(id: "tt0111161") { title cast(first: 10) { ed
 twentyMoviesWithCasts|1|20|{ movies(ids: ["tt0111161", "tt0068646", "tt0071562", "tt0468569", "tt0050083", "tt0108052", "tt0167260", "tt0110912", "tt0120737", "tt0060196", "tt0109830", "tt0137523", "tt0167261", "tt1375666", "tt0080684", "tt0133093", "tt0099685", "tt0073486", "tt0047478", "tt0114369"]) { title cast(first: 5) { edges { node { person { name } } } } } }
 eleven|2|11|{ person(id: "nm5161932") { name movies(first: 10) { edges { node { movie { title cast(first: 3) { edges { node { person { name } } } } } } } } } }
 twelve|3|12|{ person(id: "nm5161932") { name movies(first: 10) { edges { node { movie { title cast(first: 3) { edges { node { person { name birthYear } } } } } } } } } }
+castDeferred|1|1|{ movie(id: "tt0111161") { title ... @defer { cast(first: 10) { edges { node { characters person { name } } } } } } }
+twelveDeferred|3|12|{ person(id: "nm5161932") { name movies(first: 10) { edges { node { ... @defer { movie { title cast(first: 3) { edges { node { person { name birthYear } } } } } } } } } } }
 search|1|1|{ search(query: "the godfather", first: 10) { edges { node { ... on Movie { id title year } ... on Person { id name } } knownFor { title } } } }
 browse|1|1|{ browseMovies(genre: "Drama", first: 20) { edges { node { id title year } } } }
 topRated|1|1|{ topRated(first: 20) { edges { node { id title year } } } }
