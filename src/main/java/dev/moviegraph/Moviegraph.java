@@ -177,7 +177,7 @@ public final class Moviegraph implements AutoCloseable {
             AppConfig.Limits limits = config.limits();
             QueryLimits queryLimits = new QueryLimits(limits.maxDepth(), limits.maxAliases(), limits.maxTokens(),
                     limits.maxChars(), limits.introspection(), limits.maxResultNodes(), limits.maxReadUnits(),
-                    Duration.ofMillis(limits.timeoutMillis()));
+                    Duration.ofMillis(limits.timeoutMillis()), limits.maxDeferred());
             telemetry = Telemetry.fromEnvironment(config.telemetry(), "moviegraph", config.tableName());
             GraphQLService graphql = GraphQLService.builder(catalog, metrics).schema(joined(schema))
                     .writer(writer).batching(config.batching())
@@ -234,8 +234,15 @@ public final class Moviegraph implements AutoCloseable {
             if (config.warmUpSeconds() > 0 && !warm) {
                 LOG.info("WARMUP_SECONDS is not used with TRUSTED_DOCUMENTS: the warm-up's queries are not in the manifest");
             }
-            HttpServer http = new HttpServer(new GraphQLHandler(graphql, documents, json, credentials,
-                    limits.maxBodyBytes(), limits.maxBatchOperations(), !limits.corsOrigins().isEmpty(), budgets, addressHeader),
+            // GraphQL over server-sent events runs its operations as the WebSocket does; without subscriptions,
+            // queries only, through live queries that never hear of a change.
+            LiveQueries eventStreamQueries = live != null ? live.queries() : new LiveQueries(graphql, ChangeFeed.NONE);
+            GraphQLHandler graphqlHandler = new GraphQLHandler(graphql, documents, json, credentials,
+                    limits.maxBodyBytes(), limits.maxBatchOperations(), !limits.corsOrigins().isEmpty(), budgets, addressHeader,
+                    eventStreamQueries, live != null, config.subscriptions().maxConnections());
+            metrics.gauge("graphql.sse.subscriptions", "Subscriptions open over server-sent events on this server",
+                    graphqlHandler.events()::subscriptions);
+            HttpServer http = new HttpServer(graphqlHandler,
                     live == null ? null : live.socket(), new HealthHandler(catalog, warmingUp::get), metrics,
                     limits.maxBodyBytes(), limits.corsOrigins(), grace)
                     .start(config.port());

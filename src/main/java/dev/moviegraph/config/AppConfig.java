@@ -130,10 +130,11 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
      * @param maxReadUnits  MAX_READ_UNITS: DynamoDB read units one query may be estimated at and consume; 0: none
      * @param timeoutMillis REQUEST_TIMEOUT_MS: how long a query may run before it is stopped
      * @param maxBatchOperations MAX_BATCH_OPERATIONS: operations in one batch (a JSON array body)
+     * @param maxDeferred   MAX_DEFERRED_FRAGMENTS: {@code @defer} directives in one operation
      */
     public record Limits(int maxDepth, int maxAliases, int maxTokens, int maxChars, int maxBodyBytes,
                          boolean introspection, List<String> corsOrigins, int maxResultNodes, int maxReadUnits,
-                         int timeoutMillis, int maxBatchOperations) {
+                         int timeoutMillis, int maxBatchOperations, int maxDeferred) {
         public Limits {
             corsOrigins = List.copyOf(corsOrigins);
         }
@@ -229,7 +230,8 @@ public record AppConfig(int port, Endpoint endpoint, String tableName, boolean c
                 parseLimit(env, "MAX_RESULT_NODES", 20_000, 100, 10_000_000, problems),
                 parseLimit(env, "MAX_READ_UNITS", 100, 0, 1_000_000, problems),
                 parseLimit(env, "REQUEST_TIMEOUT_MS", 15_000, 100, 300_000, problems),
-                parseLimit(env, "MAX_BATCH_OPERATIONS", 10, 1, 100, problems));
+                parseLimit(env, "MAX_BATCH_OPERATIONS", 10, 1, 100, problems),
+                parseLimit(env, "MAX_DEFERRED_FRAGMENTS", 16, 0, 1_000, problems));
         int shutdownGrace = parseLimit(env, "SHUTDOWN_GRACE_SECONDS", 20, 0, 600, problems);
         Subscriptions subscriptions = new Subscriptions(parseSwitch(env, "SUBSCRIPTIONS", problems),
                 parseLimit(env, "MAX_WS_CONNECTIONS", Subscriptions.DEFAULTS.maxConnections(), 0, 1_000_000, problems),

@@ -28,7 +28,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import dev.moviegraph.graphql.wiring.BatchHold;
+
 import graphql.ExecutionInput;
+import graphql.incremental.IncrementalExecutionResult;
 import graphql.language.OperationDefinition;
 
 /**
@@ -57,9 +60,13 @@ final class Execution implements RequestStep {
         this.operations = operations;
     }
 
-    /** One operation, ready to run: its receipt, the guard it reads under, its cache tally. */
+    /**
+     * One operation, ready to run: its receipt, the guard it reads under, its cache tally; {@code ended} once
+     * its answer is whole (for an answer in parts, once its last part is out).
+     */
     private record Run(GraphQLRequest request, OperationDefinition.Operation kind, RequestReceipt receipt,
-                       RequestGuard guard, CacheControl.Tally tally, ExecutionInput input, OperationSpan span) {
+                       RequestGuard guard, CacheControl.Tally tally, ExecutionInput input, OperationSpan span,
+                       CompletableFuture<Void> ended) {
     }
 
     @Override
@@ -81,7 +88,7 @@ final class Execution implements RequestStep {
             if (span.traceId() != null) {
                 input.getGraphQLContext().put(ErrorHandler.TRACE_ID, span.traceId());
             }
-            runs.add(new Run(request, kind, receipt, guard, tally, input, span));
+            runs.add(new Run(request, kind, receipt, guard, tally, input, span, new CompletableFuture<>()));
         }
         List<ExecutionInput> queries = runs.stream().filter(run -> run.guard() == shared).map(Run::input).toList();
         String what = batch.size() > 1 ? "The batch" : "The query";
@@ -91,33 +98,61 @@ final class Execution implements RequestStep {
                     + timeout.toMillis() + " ms (REQUEST_TIMEOUT_MS) and was stopped; this field was not read"));
             queries.forEach(ExecutionInput::cancel);
         }, timeout.toMillis(), TimeUnit.MILLISECONDS) : null;
-        return all(runs.stream().map(run -> execute(batch, run)).toList())
-                .whenComplete((value, failure) -> {
-                    if (timer != null) {
-                        timer.cancel(false);
-                    }
-                });
+        if (timer != null) {
+            // The time limit holds until the last deferred part is out.
+            CompletableFuture.allOf(runs.stream().map(Run::ended).toArray(CompletableFuture[]::new))
+                    .whenComplete((value, failure) -> timer.cancel(false));
+        }
+        return all(runs.stream().map(run -> execute(batch, run)).toList());
     }
 
     private CompletableFuture<GraphQLAnswer> execute(Batch batch, Run run) {
-        return batch.engine().executeAsync(run.input()).whenComplete((result, failure) -> run.span().end(
-                failure != null ? failure.toString() : result.getErrors().isEmpty() ? null
-                        : result.getErrors().get(0).getMessage())).thenApply(result -> {
-            Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, run.guard().isStopped()));
-            Map<String, Object> extensions = new LinkedHashMap<>();
-            extensions.put("cost", run.receipt().cost());
-            if (batch.mode() == TraceMode.ON) {
-                extensions.put("trace", run.receipt().trace(System.nanoTime()));
+        return batch.engine().executeAsync(run.input()).whenComplete((result, failure) -> {
+            if (failure != null) {
+                run.span().end(failure.toString());
+                run.ended().complete(null);
             }
-            response.put("extensions", extensions);
+        }).thenApply(result -> {
+            Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, run.guard().isStopped()));
+            boolean inParts = result instanceof IncrementalExecutionResult incremental && incremental.hasNext();
+            response.remove("hasNext");
+            response.put("extensions", extensions(batch, run));
             Outcome outcome = !response.containsKey("data") ? Outcome.REJECTED
                     : response.containsKey("errors") ? Outcome.PARTIAL : Outcome.OK;
             inputs.finish(response, run.input(), run.request(), outcome, batch.start());
+            if (inParts && response.get("data") != null) {
+                // The first payload: what was not deferred. A cache never keeps a part.
+                Map<String, Object> first = new LinkedHashMap<>(response);
+                first.remove("extensions");
+                first.put("hasNext", true);
+                first.put("extensions", response.get("extensions"));
+                LaterParts later = new DeferredParts(((IncrementalExecutionResult) result).getIncrementalItemPublisher(),
+                        run.input().getGraphQLContext().get(BatchHold.class), run.guard()::isStopped,
+                        () -> extensions(batch, run), () -> inputs.overLimit(run.input()),
+                        () -> ended(run, null));
+                return new GraphQLAnswer(first, CachePolicy.NO_STORE, null, later);
+            }
+            ended(run, result.getErrors().isEmpty() ? null : result.getErrors().get(0).getMessage());
             // Errors, a trace and writes are never kept; anything else as long as its fields allow.
             boolean keepable = run.kind() == OperationDefinition.Operation.QUERY && batch.mode() == TraceMode.OFF
                     && response.get("data") != null && !response.containsKey("errors");
             return new GraphQLAnswer(response, keepable ? run.tally().policy() : CachePolicy.NO_STORE);
         });
+    }
+
+    /** The receipt so far ({@code extensions.cost}), and the trace when asked for. */
+    private static Map<String, Object> extensions(Batch batch, Run run) {
+        Map<String, Object> extensions = new LinkedHashMap<>();
+        extensions.put("cost", run.receipt().cost());
+        if (batch.mode() == TraceMode.ON) {
+            extensions.put("trace", run.receipt().trace(System.nanoTime()));
+        }
+        return extensions;
+    }
+
+    private static void ended(Run run, String error) {
+        run.span().end(error);
+        run.ended().complete(null);
     }
 
     static <T> CompletableFuture<List<T>> all(List<CompletableFuture<T>> futures) {

@@ -11,7 +11,7 @@ import graphql.execution.instrumentation.parameters.InstrumentationExecuteOperat
 import graphql.execution.instrumentation.parameters.InstrumentationFieldParameters;
 
 /**
- * The gateway's instrumentations as one: the depth limit and the operation's name when an operation
+ * The gateway's instrumentations as one: the depth and deferred-fragment limits and the operation's name when an operation
  * starts, the cache hints as each field starts. graphql-java's {@code ChainedInstrumentation} calls every
  * member on every hook of every field and allocates a list of their contexts each time
  * (graphql-java#3090, #3436); only one of ours looks at fields at all.
@@ -20,15 +20,18 @@ final class GatewayInstrumentation extends SimplePerformantInstrumentation {
     private final MaxQueryDepthInstrumentation depth;
     private final OperationNames names = new OperationNames();
     private final CacheControl cacheControl = new CacheControl();
+    private final DeferLimit defers;
 
-    GatewayInstrumentation(int maxDepth) {
+    GatewayInstrumentation(int maxDepth, int maxDeferred) {
         this.depth = new MaxQueryDepthInstrumentation(maxDepth);
+        this.defers = new DeferLimit(maxDeferred);
     }
 
     @Override
     public InstrumentationContext<ExecutionResult> beginExecuteOperation(
             InstrumentationExecuteOperationParameters parameters, InstrumentationState state) {
         depth.beginExecuteOperation(parameters, state);
+        defers.check(parameters.getExecutionContext());
         return names.beginExecuteOperation(parameters, state);
     }
 

@@ -207,7 +207,7 @@ public final class GraphQLService implements AutoCloseable {
         return GraphQL.newGraphQL(schema)
                 .defaultDataFetcherExceptionHandler(new ErrorHandler())
                 .preparsedDocumentProvider(documents)
-                .instrumentation(new GatewayInstrumentation(limits.maxDepth()))
+                .instrumentation(new GatewayInstrumentation(limits.maxDepth(), limits.maxDeferred()))
                 .build();
     }
 

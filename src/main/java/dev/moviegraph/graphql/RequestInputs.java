@@ -6,6 +6,7 @@ import dev.moviegraph.graphql.budget.QueryLimits;
 import dev.moviegraph.graphql.caching.CacheControl;
 import dev.moviegraph.graphql.caching.CachedDocuments;
 import dev.moviegraph.graphql.errors.ErrorType;
+import dev.moviegraph.graphql.wiring.BatchHold;
 import dev.moviegraph.graphql.wiring.LiveInterest;
 import dev.moviegraph.graphql.wiring.Loaders;
 import dev.moviegraph.graphql.wiring.RequestScope;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 import graphql.ExecutionInput;
+import graphql.ExperimentalApi;
 import graphql.execution.ResultNodesInfo;
 import graphql.execution.instrumentation.dataloader.DataLoaderDispatchingContextKeys;
 import graphql.introspection.Introspection;
@@ -53,11 +55,12 @@ final class RequestInputs {
      */
     ExecutionInput input(GraphQLRequest request, RequestScope scope, boolean planning, boolean secondLookup,
                          CacheControl.Tally tally, LiveInterest interest) {
+        BatchHold hold = new BatchHold();
         return ExecutionInput.newExecutionInput()
                 .query(request.query())
                 .operationName(request.operationName())
                 .variables(request.variables())
-                .dataLoaderRegistry(loaders.newRegistry(scope.catalog(), scope.observer(), planning))
+                .dataLoaderRegistry(loaders.newRegistry(scope.catalog(), scope.observer(), planning, hold))
                 .graphQLContext(context -> context
                         .put(CachedDocuments.SECOND_LOOKUP, secondLookup)
                         .put(DataLoaderDispatchingContextKeys.ENABLE_DATA_LOADER_CHAINING, true)
@@ -65,6 +68,9 @@ final class RequestInputs {
                         .put(Introspection.INTROSPECTION_DISABLED, !limits.introspection())
                         .put(ResultNodesInfo.MAX_RESULT_NODES, limits.maxResultNodes())
                         .put(RequestScope.class, scope)
+                        .put(BatchHold.class, hold)
+                        // A planning run plans deferred fields with the rest; a transport without parts gets them inline.
+                        .put(ExperimentalApi.ENABLE_INCREMENTAL_SUPPORT, request.incremental() && !planning)
                         .put(Viewer.class, request.viewer())
                         .putAll(tally == null ? Map.of() : Map.of(CacheControl.Tally.class, tally))
                         .putAll(interest == null ? Map.of() : Map.of(LiveInterest.class, interest)))
@@ -74,21 +80,30 @@ final class RequestInputs {
     /** Applies the result-node limit to an answer and counts it in the metrics. */
     Map<String, Object> finish(Map<String, Object> response, ExecutionInput input, GraphQLRequest request,
                                Outcome outcome, long start) {
-        ResultNodesInfo nodes = input == null ? null : input.getGraphQLContext().get(ResultNodesInfo.RESULT_NODES_INFO);
-        if (nodes != null && nodes.isMaxResultNodesExceeded()) {
+        Map<String, Object> limit = input == null ? null : overLimit(input);
+        if (limit != null) {
             // graphql-java leaves the fields past the limit null without a word, and null in a non-null
             // field spreads up; what is left would be misleading, so the answer is the limit alone.
             response.put("data", null);
-            response.put("errors", List.of(Map.of("message", "The result would have more than "
-                    + limits.maxResultNodes() + " fields and list elements (MAX_RESULT_NODES)."
-                    + " Ask for fewer items (ids, first, limit) or fewer fields",
-                    "extensions", Map.of("code", ErrorType.LIMIT_EXCEEDED.name()))));
+            response.putAll(limit);
             outcome = Outcome.REJECTED;
         }
         metrics.request(input == null ? request.operationName()
                         : input.getGraphQLContext().getOrDefault(OperationNames.KEY, request.operationName()),
                 outcome, System.nanoTime() - start);
         return response;
+    }
+
+    /** The result-node limit's error ({@code errors}) once the answer has more nodes than allowed; null until then. */
+    Map<String, Object> overLimit(ExecutionInput input) {
+        ResultNodesInfo nodes = input.getGraphQLContext().get(ResultNodesInfo.RESULT_NODES_INFO);
+        if (nodes == null || !nodes.isMaxResultNodesExceeded()) {
+            return null;
+        }
+        return Map.of("errors", List.of(Map.of("message", "The result would have more than "
+                + limits.maxResultNodes() + " fields and list elements (MAX_RESULT_NODES)."
+                + " Ask for fewer items (ids, first, limit) or fewer fields",
+                "extensions", Map.of("code", ErrorType.LIMIT_EXCEEDED.name()))));
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.moviegraph.graphql.TraceMode;
 import dev.moviegraph.graphql.budget.ClientBudgets;
 import dev.moviegraph.graphql.caching.CachePolicy;
 import dev.moviegraph.graphql.errors.ErrorType;
+import dev.moviegraph.graphql.live.LiveQueries;
 import dev.moviegraph.graphql.persisted.PersistedDocuments;
 
 import java.util.ArrayList;
@@ -27,10 +28,13 @@ import io.javalin.http.Context;
 
 /**
  * GraphQL over HTTP (graphql/graphql-over-http): POST with a JSON body, GET with query parameters
- * (queries only), Accept negotiation and the status codes of each response type; a POST body that is a
- * JSON array is a batch (Apollo's BatchHttpLink), answered by an array in the same order; the caching
- * headers ({@link CacheHeaders}). Only HTTP lives here; execution is {@link GraphQLService}'s, and which
- * document a persisted query names is {@link PersistedDocuments}'.
+ * (queries only), Accept negotiation; a POST body that is a JSON array is a batch (Apollo's BatchHttpLink),
+ * answered by an array in the same order. The request side lives here (credentials, the client's rate,
+ * the body, the document); each response format has its writer: {@link JsonAnswers} (one piece, with the
+ * caching headers), {@link MultipartAnswers} (an answer in parts, {@code @defer}, for clients that accept
+ * multipart/mixed) and {@link EventStreamAnswers} (GraphQL over server-sent events, for
+ * {@code Accept: text/event-stream}). Execution is {@link GraphQLService}'s, and which document a persisted
+ * query names is {@link PersistedDocuments}'.
  */
 public final class GraphQLHandler {
     /** Apollo's servers' header on a persisted-query refusal: the same GET may succeed once registered. */
@@ -42,28 +46,57 @@ public final class GraphQLHandler {
     private final Credentials credentials;
     private final int maxBodyBytes;
     private final int maxBatchOperations;
-    private final CacheHeaders caching;
     private final ClientBudgets budgets;
     private final ClientKeys clients;
+    private final JsonAnswers answers;
+    private final MultipartAnswers parts;
+    private final EventStreamAnswers events;
 
     /**
      * @param maxBatchOperations MAX_BATCH_OPERATIONS: the most operations one batch may have
      * @param cors               CORS is on, so answers depend on the Origin header too
      * @param budgets            each client's read units per second
      * @param addressHeader      CLIENT_ADDRESS_HEADER: where a trusted proxy puts the client's address; null for none
+     * @param live               where operations over event streams run
+     * @param subscriptions      whether subscriptions are on (SUBSCRIPTIONS)
+     * @param maxSubscriptions   subscriptions open over event streams at once (MAX_WS_CONNECTIONS)
      */
     public GraphQLHandler(GraphQLService service, PersistedDocuments documents, ObjectMapper json, Credentials credentials,
                           int maxBodyBytes, int maxBatchOperations, boolean cors, ClientBudgets budgets,
-                          String addressHeader) {
+                          String addressHeader, LiveQueries live, boolean subscriptions, int maxSubscriptions) {
         this.service = service;
         this.documents = documents;
         this.json = json;
         this.credentials = credentials;
         this.maxBodyBytes = maxBodyBytes;
         this.maxBatchOperations = maxBatchOperations;
-        this.caching = new CacheHeaders(cors);
+        CacheHeaders caching = new CacheHeaders(cors);
         this.budgets = budgets;
         this.clients = new ClientKeys(addressHeader);
+        this.answers = new JsonAnswers(json, caching);
+        this.parts = new MultipartAnswers(answers, caching);
+        this.events = new EventStreamAnswers(service, live, subscriptions, maxSubscriptions, answers, caching, budgets);
+    }
+
+    /** GraphQL over server-sent events: how many subscriptions it has open. */
+    public EventStreamAnswers events() {
+        return events;
+    }
+
+    /**
+     * What a request's Accept header asks for: the JSON type of an answer in one piece (also of a refusal
+     * over an event stream), whether parts may follow ({@code @defer}), whether it is an event stream.
+     */
+    private record Format(String responseType, boolean inParts, boolean eventStream) {
+        /** Null when no answer the client accepts can be given (406). */
+        static Format of(String accept) {
+            if (MediaTypes.prefersEventStream(accept)) {
+                return new Format(MediaTypes.JSON, true, true);
+            }
+            String type = MediaTypes.negotiate(accept);
+            boolean multipart = MediaTypes.acceptsMultipart(accept);
+            return type == null && !multipart ? null : new Format(type == null ? MediaTypes.JSON : type, multipart, false);
+        }
     }
 
     /** The client of a request: the key its read units are counted under (see {@link ClientKeys}). */
@@ -133,11 +166,12 @@ public final class GraphQLHandler {
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     public void post(Context ctx) {
-        String responseType = MediaTypes.negotiate(ctx.header("Accept"));
-        if (responseType == null) {
-            notAcceptable(ctx);
+        Format format = Format.of(ctx.header("Accept"));
+        if (format == null) {
+            answers.notAcceptable(ctx);
             return;
         }
+        String responseType = format.responseType();
         Optional<Viewer> viewer = viewer(ctx, responseType);
         if (viewer.isEmpty()) {
             return;
@@ -165,7 +199,7 @@ public final class GraphQLHandler {
         if (mode.isEmpty()) {
             return;
         }
-        if (body != null && body.isArray()) {
+        if (body != null && body.isArray() && !format.eventStream()) {
             batch(ctx, responseType, body, mode.get(), client, viewer.get());
             return;
         }
@@ -180,19 +214,20 @@ public final class GraphQLHandler {
                 if (refused.status() == 401) {
                     ctx.header("WWW-Authenticate", "Bearer");
                 }
-                write(ctx, refused.status(), responseType, refused.body(), refused.cacheControl());
+                answers.write(ctx, refused.status(), responseType, refused.body(), refused.cacheControl());
                 return DONE;
             }
-            return execute(ctx, responseType, ((Accepted) operation).request().by(viewer.get()), traceMode, false, client);
+            return execute(ctx, format, ((Accepted) operation).request().by(viewer.get()), traceMode, false, client);
         }));
     }
 
     public void get(Context ctx) {
-        String responseType = MediaTypes.negotiate(ctx.header("Accept"));
-        if (responseType == null) {
-            notAcceptable(ctx);
+        Format format = Format.of(ctx.header("Accept"));
+        if (format == null) {
+            answers.notAcceptable(ctx);
             return;
         }
+        String responseType = format.responseType();
         Optional<Viewer> viewer = viewer(ctx, responseType);
         if (viewer.isEmpty()) {
             return;
@@ -235,18 +270,21 @@ public final class GraphQLHandler {
                 query -> parse(query, text(operationName == null || operationName.isEmpty() ? null : operationName),
                         parameters)).thenCompose(operation -> {
             if (operation instanceof Refused refused) {
-                write(ctx, refused.status(), responseType, refused.body(), refused.cacheControl());
+                answers.write(ctx, refused.status(), responseType, refused.body(), refused.cacheControl());
                 return DONE;
             }
             GraphQLRequest request = ((Accepted) operation).request().by(viewer.get());
             Optional<OperationDefinition.Operation> kind = service.operationKind(request);
-            if (kind.isPresent() && kind.get() != OperationDefinition.Operation.QUERY) {
+            // An EventSource can only GET: a subscription may come that way as an event stream.
+            boolean readOnly = kind.isEmpty() || kind.get() == OperationDefinition.Operation.QUERY
+                    || (format.eventStream() && kind.get() == OperationDefinition.Operation.SUBSCRIPTION);
+            if (!readOnly) {
                 ctx.header("Allow", "POST");
                 requestError(ctx, 405, responseType, "Only queries can be sent with GET; send "
                         + kind.get().name().toLowerCase() + " operations with POST");
                 return DONE;
             }
-            return execute(ctx, responseType, request, mode.get(), true, client);
+            return execute(ctx, format, request, mode.get(), true, client);
         }));
     }
 
@@ -323,38 +361,26 @@ public final class GraphQLHandler {
         return mode;
     }
 
-    private CompletableFuture<Void> execute(Context ctx, String responseType, GraphQLRequest request, TraceMode mode,
+    private CompletableFuture<Void> execute(Context ctx, Format format, GraphQLRequest request, TraceMode mode,
                                             boolean get, String client) {
-        return service.answer(request.inTrace(service.traceParent(ctx::header)), mode).thenAccept(answer -> {
-            Map<String, Object> result = answer.body();
+        GraphQLRequest traced = request.inTrace(service.traceParent(ctx::header));
+        if (format.eventStream()) {
+            return events.run(ctx, traced, client);
+        }
+        return service.answer(format.inParts() ? traced.inParts() : traced, mode).thenCompose(answer -> {
             if (answer.refusalStatus() != 0) {
                 if (answer.refusalStatus() == 401) {
                     ctx.header("WWW-Authenticate", "Bearer");
                 }
-                write(ctx, answer.refusalStatus(), responseType, result, CacheHeaders.NO_STORE);
-                return;
+                answers.write(ctx, answer.refusalStatus(), format.responseType(), answer.body(), CacheHeaders.NO_STORE);
+                return DONE;
             }
-            budgets.charge(client, ClientBudgets.consumed(result));
-            // application/json: 200 for every well-formed request; graphql-response+json: 4xx when the
-            // request failed before execution (errors and no "data" entry), as the spec asks. A plan has
-            // no data either, but no error.
-            int status = responseType.equals(MediaTypes.GRAPHQL_RESPONSE) && !result.containsKey("data")
-                    && result.containsKey("errors") ? 400 : 200;
-            String cacheControl = status == 200 ? CacheHeaders.cacheControl(answer.cache(), ctx.header("Authorization"))
-                    : CacheHeaders.NO_STORE;
-            byte[] bytes = bytes(result);
-            if (get && status == 200) {
-                String etag = CacheHeaders.etag(responseType, bytes);
-                ctx.header("ETag", etag);
-                if (CacheHeaders.matches(ctx.header("If-None-Match"), etag)) {
-                    // 304: no body, the same validator and caching headers as the 200 (RFC 9110, 15.4.5)
-                    ctx.status(304).header("Cache-Control", cacheControl).header("Vary", caching.vary());
-                    // No Content-Type (Javalin's default is text/plain): a cache would copy it onto the stored answer.
-                    ctx.res().setContentType(null);
-                    return;
-                }
+            budgets.charge(client, ClientBudgets.consumed(answer.body()));
+            if (answer.inParts()) {
+                return parts.write(ctx, answer, units -> budgets.charge(client, units));
             }
-            write(ctx, status, responseType, bytes, cacheControl);
+            answers.answer(ctx, format.responseType(), answer, get);
+            return DONE;
         });
     }
 
@@ -401,39 +427,19 @@ public final class GraphQLHandler {
                     policy = policy == null ? answer.cache() : policy.restrict(answer.cache());
                 }
             }
-            write(ctx, 200, responseType, bytes(bodies), CacheHeaders.cacheControl(policy, ctx.header("Authorization")));
+            write(ctx, 200, responseType, bodies, CacheHeaders.cacheControl(policy, ctx.header("Authorization")));
         }));
     }
 
-    private void notAcceptable(Context ctx) {
-        write(ctx, 406, MediaTypes.JSON, errors("Accept must allow application/graphql-response+json or application/json",
-                ErrorType.BAD_REQUEST), CacheHeaders.NO_STORE);
-    }
-
     private void requestError(Context ctx, int status, String responseType, String message) {
-        write(ctx, status, responseType, errors(message, ErrorType.BAD_REQUEST), CacheHeaders.NO_STORE);
+        answers.requestError(ctx, status, responseType, message);
     }
 
     private static Map<String, Object> errors(String message, ErrorType code) {
-        return Map.of("errors", List.of(Map.of("message", message, "extensions", Map.of("code", code.name()))));
+        return JsonAnswers.errors(message, code);
     }
 
     private void write(Context ctx, int status, String responseType, Object body, String cacheControl) {
-        write(ctx, status, responseType, bytes(body), cacheControl);
-    }
-
-    private void write(Context ctx, int status, String responseType, byte[] body, String cacheControl) {
-        ctx.status(status).contentType(responseType + "; charset=utf-8")
-                .header("Cache-Control", cacheControl)
-                .header("Vary", caching.vary())
-                .result(body);
-    }
-
-    private byte[] bytes(Object body) {
-        try {
-            return json.writeValueAsBytes(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("A GraphQL result could not be written as JSON", e);
-        }
+        answers.write(ctx, status, responseType, body, cacheControl);
     }
 }

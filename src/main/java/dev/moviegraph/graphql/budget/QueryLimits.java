@@ -14,11 +14,19 @@ import graphql.parser.ParserOptions;
  *
  * @param maxReadUnits read units per request, estimated and consumed; 0 for no budget
  * @param timeout      how long a query may run before it is stopped; mutations always run to their end
+ * @param maxDeferred  {@code @defer} directives in one operation's text
  */
 public record QueryLimits(int maxDepth, int maxAliases, int maxTokens, int maxChars, boolean introspection,
-                          int maxResultNodes, double maxReadUnits, Duration timeout) {
+                          int maxResultNodes, double maxReadUnits, Duration timeout, int maxDeferred) {
+    public static final int DEFAULT_MAX_DEFERRED = 16;
     public static final QueryLimits DEFAULTS =
-            new QueryLimits(15, 50, 5_000, 20_000, true, 20_000, 100, Duration.ofSeconds(15));
+            new QueryLimits(15, 50, 5_000, 20_000, true, 20_000, 100, Duration.ofSeconds(15), DEFAULT_MAX_DEFERRED);
+
+    public QueryLimits(int maxDepth, int maxAliases, int maxTokens, int maxChars, boolean introspection,
+                       int maxResultNodes, double maxReadUnits, Duration timeout) {
+        this(maxDepth, maxAliases, maxTokens, maxChars, introspection, maxResultNodes, maxReadUnits, timeout,
+                DEFAULT_MAX_DEFERRED);
+    }
 
     public ParserOptions parserOptions() {
         return ParserOptions.getDefaultOperationParserOptions().transform(options -> options

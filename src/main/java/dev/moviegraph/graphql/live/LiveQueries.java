@@ -2,7 +2,9 @@ package dev.moviegraph.graphql.live;
 
 import dev.moviegraph.catalog.CatalogChanges;
 import dev.moviegraph.catalog.ChangeFeed;
+import dev.moviegraph.graphql.GraphQLAnswer;
 import dev.moviegraph.graphql.GraphQLRequest;
+import dev.moviegraph.graphql.LaterParts;
 import dev.moviegraph.graphql.GraphQLService;
 import dev.moviegraph.graphql.TraceMode;
 import dev.moviegraph.graphql.budget.ClientBudgets;
@@ -17,6 +19,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import graphql.ExecutionResult;
 import graphql.language.AstPrinter;
@@ -27,8 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Operations that stay open, whatever carries them (the WebSocket transport today): a query or mutation
- * runs once; a subscription is read as a query of the live schema at once and again whenever the change
+ * Operations that stay open, whatever carries them (the WebSocket, an event stream): a query or mutation
+ * runs once, its deferred parts ({@code @defer}) each a message after its first; a subscription is read as a query of the live schema at once and again whenever the change
  * feed reports a change to what its last reading depended on ({@link LiveInterest}), and the client gets
  * a new message only when the answer differs. Each reading is a whole request: fresh DataLoaders, the
  * read budget, the time limit, and its own extensions.cost. A subscription never has more than one
@@ -81,22 +85,7 @@ public final class LiveQueries implements AutoCloseable {
     public Handle start(GraphQLRequest request, Sink sink) {
         OperationDefinition.Operation kind = service.operationKind(request).orElse(null);
         if (kind != OperationDefinition.Operation.SUBSCRIPTION) {
-            // Parse and validation errors too: the request fails as it would over HTTP, then is reported as refused.
-            CompletableFuture<Map<String, Object>> result = service.execute(request, TraceMode.OFF);
-            result.whenComplete((response, failure) -> {
-                if (failure != null) {
-                    sink.error(List.of(internalError()));
-                    return;
-                }
-                sink.consumed(ClientBudgets.consumed(response));
-                if (!response.containsKey("data") && response.containsKey("errors")) {
-                    sink.error(errorsOf(response));
-                } else {
-                    sink.next(response);
-                    sink.complete();
-                }
-            });
-            return () -> result.cancel(false);
+            return once(request, sink);
         }
         GraphQLService.Validated validated = service.validate(request);
         if (!validated.errors().isEmpty()) {
@@ -107,6 +96,55 @@ public final class LiveQueries implements AutoCloseable {
         Subscription subscription = new Subscription(asQuery(validated.document(), request), sink);
         subscription.firstReading();
         return subscription::cancel;
+    }
+
+    /**
+     * A query or mutation: its answer, then (when it defers fragments) each later part as a message of its
+     * own, then complete. Parse and validation errors too: the request fails as it would over HTTP, then is
+     * reported as refused.
+     */
+    private Handle once(GraphQLRequest request, Sink sink) {
+        CompletableFuture<GraphQLAnswer> answered = service.answer(request.inParts(), TraceMode.OFF);
+        AtomicReference<LaterParts> later = new AtomicReference<>();
+        AtomicBoolean cancelled = new AtomicBoolean();
+        answered.whenComplete((answer, failure) -> {
+            if (failure != null) {
+                sink.error(List.of(internalError()));
+                return;
+            }
+            Map<String, Object> response = answer.body();
+            double first = ClientBudgets.consumed(response);
+            sink.consumed(first);
+            if (!response.containsKey("data") && response.containsKey("errors")) {
+                sink.error(errorsOf(response));
+                return;
+            }
+            sink.next(response);
+            if (!answer.inParts()) {
+                sink.complete();
+                return;
+            }
+            later.set(answer.later());
+            if (cancelled.get()) {
+                answer.later().cancel();
+                return;
+            }
+            answer.later().start((part, last) -> {
+                sink.next(part);
+                if (last) {
+                    sink.consumed(Math.max(0, ClientBudgets.consumed(part) - first));
+                    sink.complete();
+                }
+            });
+        });
+        return () -> {
+            cancelled.set(true);
+            answered.cancel(false);
+            LaterParts parts = later.get();
+            if (parts != null) {
+                parts.cancel();
+            }
+        };
     }
 
     /** The subscription's document with its operation turned into a query of the live schema. */

@@ -20,7 +20,6 @@ import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 
 import graphql.schema.DataFetchingEnvironment;
-import org.dataloader.BatchLoaderEnvironment;
 import org.dataloader.BatchLoaderWithContext;
 import org.dataloader.DataLoader;
 import org.dataloader.DataLoaderFactory;
@@ -68,17 +67,16 @@ public final class Loaders {
         return CollectionRead.class.getName() + "." + kind;
     }
 
-    /** @param planning whether the registry serves a planning run: its batches are not DynamoDB's, not measured */
-    public DataLoaderRegistry newRegistry(CatalogReader catalog, CallObserver observer, boolean planning) {
+    /**
+     * @param planning whether the registry serves a planning run: its batches are not DynamoDB's, not measured
+     * @param hold     where batches wait while deferred fragments start ({@link BatchHold})
+     */
+    public DataLoaderRegistry newRegistry(CatalogReader catalog, CallObserver observer, boolean planning, BatchHold hold) {
         BiConsumer<String, Integer> batch = planning ? (loader, size) -> { } : metrics::batch;
-        BatchLoaderWithContext<ItemRef<?>, Try<Record>> items = (refs, env) -> {
+        BatchHold.Batch<ItemRef<?>, Try<Record>> items = (refs, contexts) -> {
             batch.accept("items", refs.size());
-            return catalog.fetch(refs, new CallContext(observer, paths(env)))
+            return catalog.fetch(refs, new CallContext(observer, paths(contexts)))
                     .thenApply(fetched -> refs.stream().map(ref -> outcome(fetched, ref)).toList());
-        };
-        BatchLoaderWithContext<CollectionRead, Try<CollectionPage>> collections = (reads, env) -> {
-            batch.accept("collections", reads.size());
-            return eachTogether(reads, env, observer, catalog::read);
         };
         // Off means batches of one key, not setBatchingEnabled(false): java-dataloader 6.0.0's unbatched
         // path hands a Try loader's raw Try to the caller instead of unwrapping it.
@@ -87,11 +85,20 @@ public final class Loaders {
                 .setCachingEnabled(batching)
                 .build();
         DataLoaderRegistry.Builder registry = DataLoaderRegistry.newRegistry()
-                .register(ItemRef.class.getName(), DataLoaderFactory.newDataLoaderWithTry(items, options));
+                .register(ItemRef.class.getName(), DataLoaderFactory.newDataLoaderWithTry(held(hold, items), options));
         for (Part.Collection kind : Part.Collection.values()) {
-            registry.register(collectionsName(kind), DataLoaderFactory.newDataLoaderWithTry(collections, options));
+            // One function per kind: held batches of one kind run together, never with another kind's.
+            BatchHold.Batch<CollectionRead, Try<CollectionPage>> collections = (reads, contexts) -> {
+                batch.accept("collections", reads.size());
+                return eachTogether(reads, contexts, observer, catalog::read);
+            };
+            registry.register(collectionsName(kind), DataLoaderFactory.newDataLoaderWithTry(held(hold, collections), options));
         }
         return registry.build();
+    }
+
+    private static <K, V> BatchLoaderWithContext<K, V> held(BatchHold hold, BatchHold.Batch<K, V> batch) {
+        return (keys, env) -> hold.load(batch, keys, env.getKeyContextsList());
     }
 
     /** Found (or absent: null), or an error for this key alone when the store never processed it. */
@@ -104,9 +111,9 @@ public final class Loaders {
 
     /** The paths every load of a batch serves, in order, without repeats. */
     @SuppressWarnings("unchecked")
-    private static List<String> paths(BatchLoaderEnvironment env) {
+    private static List<String> paths(List<Object> contexts) {
         Set<String> paths = new LinkedHashSet<>();
-        for (Object context : env.getKeyContextsList()) {
+        for (Object context : contexts) {
             if (context instanceof List<?> list) {
                 paths.addAll((List<String>) list);
             }
@@ -123,9 +130,8 @@ public final class Loaders {
      * Starts one read per key at once (they are independent Queries) and keeps each outcome apart, so
      * a bad cursor on one movie fails that movie's field only.
      */
-    private static <K, V> CompletableFuture<List<Try<V>>> eachTogether(List<K> keys, BatchLoaderEnvironment env,
+    private static <K, V> CompletableFuture<List<Try<V>>> eachTogether(List<K> keys, List<Object> contexts,
                                                                       CallObserver observer, Read<K, V> read) {
-        List<Object> contexts = env.getKeyContextsList();
         List<CompletableFuture<Try<V>>> started = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             Object paths = i < contexts.size() ? contexts.get(i) : null;
