@@ -25,6 +25,9 @@ public final class HttpServer {
             + "font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
     private static final Map<String, String> GRAPHIQL_FILES = Map.of(
             "app.js", "text/javascript; charset=utf-8",
+            "examples.js", "text/javascript; charset=utf-8",
+            "incremental.js", "text/javascript; charset=utf-8",
+            "panel.js", "text/javascript; charset=utf-8",
             "page.css", "text/css; charset=utf-8");
     /**
      * GraphiQL's own bundle, from mvnpm's jar of it (META-INF/resources/_static/graphiql/VERSION/). Its jar has no
