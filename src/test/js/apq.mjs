@@ -4,8 +4,8 @@
 // useGETForHashedQueries (hash-only GETs, which a CDN can cache).
 //
 // usage: node apq.mjs http://127.0.0.1:PORT/graphql MOVIE_ID
-import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client/core/index.js';
-import { createPersistedQueryLink } from '@apollo/client/link/persisted-queries/index.js';
+import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client-3/core/index.js';
+import { createPersistedQueryLink } from '@apollo/client-3/link/persisted-queries/index.js';
 import { createHash, randomUUID } from 'node:crypto';
 
 import { recordingFetch, report } from './recording-fetch.mjs';

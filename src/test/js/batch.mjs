@@ -3,8 +3,8 @@
 // requests were made.
 //
 // usage: node batch.mjs http://127.0.0.1:PORT/graphql MOVIE_ID PERSON_ID
-import { ApolloClient, InMemoryCache, gql } from '@apollo/client/core/index.js';
-import { BatchHttpLink } from '@apollo/client/link/batch-http/index.js';
+import { ApolloClient, InMemoryCache, gql } from '@apollo/client-3/core/index.js';
+import { BatchHttpLink } from '@apollo/client-3/link/batch-http/index.js';
 import { batchRequests } from 'graphql-request';
 
 import { report } from './recording-fetch.mjs';

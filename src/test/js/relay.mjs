@@ -5,17 +5,10 @@
 // missing from a payload, conflicting types for one id) or missing data in a read fails the script.
 //
 // usage: node relay.mjs http://127.0.0.1:PORT/graphql MOVIE_ID PERSON_ID SEARCH_QUERY
-import { spawnSync } from 'node:child_process';
-import { cpSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
+import { compile } from './relay-compile.mjs';
 import { report } from './recording-fetch.mjs';
 
 const [endpoint, movieId, personId, searchQuery] = process.argv.slice(2);
-const here = dirname(fileURLToPath(import.meta.url));
 
 // Relay reports through console.error (fbjs warning) and console.warn: keep every message.
 const warnings = [];
@@ -27,33 +20,7 @@ for (const level of ['error', 'warn']) {
   };
 }
 
-/**
- * Compiles relay/ in a scratch folder (relay-compiler reads only a schema named .graphql, and writes its
- * artifacts next to the sources) and loads the artifacts, which are CommonJS modules.
- */
-function compile() {
-  const root = mkdtempSync(join(tmpdir(), 'moviegraph-relay-'));
-  process.on('exit', () => rmSync(root, { recursive: true, force: true }));
-  mkdirSync(join(root, 'src'));
-  cpSync(join(here, 'relay'), join(root, 'src'), { recursive: true });
-  copyFileSync(join(here, '..', '..', '..', 'schema.graphqls'), join(root, 'schema.graphql'));
-  writeFileSync(join(root, 'relay.config.json'),
-    JSON.stringify({ src: './src', schema: './schema.graphql', language: 'javascript', eagerEsModules: false }));
-  const compiler = spawnSync(join(here, 'node_modules', '.bin', 'relay-compiler'), [],
-    { cwd: root, encoding: 'utf8' });
-  if (compiler.status !== 0) {
-    throw new Error(`relay-compiler failed (exit ${compiler.status}):\n${compiler.stdout}\n${compiler.stderr}`);
-  }
-  const generated = join(root, 'src', '__generated__');
-  const require = createRequire(join(generated, 'index.js'));
-  const artifacts = {};
-  for (const file of readdirSync(generated)) {
-    artifacts[file.replace('.graphql.js', '')] = require(join(generated, file));
-  }
-  return artifacts;
-}
-
-const artifacts = compile();
+const artifacts = compile('relay');
 const {
   Environment, Network, RecordSource, Store, createOperationDescriptor, getSelector,
 } = await import('relay-runtime');

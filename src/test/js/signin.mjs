@@ -9,9 +9,9 @@
 //   query MOVIE_ID       the token's client reads a movie, then tries a mutation
 //   subscribe MONTH      graphql-ws with the token subscribes to the month's top list, first answer
 //   refused MONTH        the same with a token the server refuses: how the socket ends
-import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client/core/index.js';
-import { setContext } from '@apollo/client/link/context/index.js';
-import { onError } from '@apollo/client/link/error/index.js';
+import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client-3/core/index.js';
+import { setContext } from '@apollo/client-3/link/context/index.js';
+import { onError } from '@apollo/client-3/link/error/index.js';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 

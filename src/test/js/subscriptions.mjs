@@ -3,8 +3,8 @@
 // waits for the update the table's change stream brings.
 //
 // usage: node subscriptions.mjs http://127.0.0.1:PORT/graphql MONTH
-import { ApolloClient, InMemoryCache, gql } from '@apollo/client/core/index.js';
-import { GraphQLWsLink } from '@apollo/client/link/subscriptions/index.js';
+import { ApolloClient, InMemoryCache, gql } from '@apollo/client-3/core/index.js';
+import { GraphQLWsLink } from '@apollo/client-3/link/subscriptions/index.js';
 import { createClient } from 'graphql-ws';
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';

@@ -2,6 +2,7 @@ package dev.moviegraph.graphql;
 
 import dev.moviegraph.graphql.errors.ErrorCodes;
 import dev.moviegraph.graphql.errors.ErrorType;
+import dev.moviegraph.graphql.errors.FieldErrors;
 import dev.moviegraph.graphql.wiring.BatchHold;
 
 import java.util.ArrayList;
@@ -11,6 +12,8 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
+import graphql.GraphQLError;
+import graphql.execution.NonNullableFieldWasNullError;
 import graphql.incremental.DelayedIncrementalPartialResult;
 import graphql.incremental.IncrementalPayload;
 import org.reactivestreams.Publisher;
@@ -36,6 +39,7 @@ final class DeferredParts implements LaterParts {
     private final Supplier<Map<String, Object>> extensions;
     private final Supplier<Map<String, Object>> overLimit;
     private final Runnable ended;
+    private final FieldErrors raised;
     private Subscription subscription;
     private boolean started;
     private boolean finished;
@@ -45,15 +49,18 @@ final class DeferredParts implements LaterParts {
      * @param extensions the last part's extensions, made when it is sent
      * @param overLimit  the result-size limit's error once the answer has grown past it; null until then
      * @param ended      run once, when the last part is handed on or the parts are cancelled
+     * @param raised     the errors the request's data fetchers raised; null when not kept
      */
     DeferredParts(Publisher<DelayedIncrementalPartialResult> publisher, BatchHold hold, BooleanSupplier stopped,
-                  Supplier<Map<String, Object>> extensions, Supplier<Map<String, Object>> overLimit, Runnable ended) {
+                  Supplier<Map<String, Object>> extensions, Supplier<Map<String, Object>> overLimit, Runnable ended,
+                  FieldErrors raised) {
         this.publisher = publisher;
         this.hold = hold;
         this.stopped = stopped;
         this.extensions = extensions;
         this.overLimit = overLimit;
         this.ended = ended;
+        this.raised = raised;
     }
 
     @Override
@@ -117,7 +124,7 @@ final class DeferredParts implements LaterParts {
         for (IncrementalPayload item : partial.getIncremental()) {
             Map<String, Object> spec = new LinkedHashMap<>(item.toSpecification());
             if (item.getErrors() != null && !item.getErrors().isEmpty()) {
-                spec.put("errors", item.getErrors().stream()
+                spec.put("errors", restored(item.getErrors()).stream()
                         .map(error -> ErrorCodes.withCode(error, stopped.getAsBoolean()).toSpecification()).toList());
             }
             items.add(spec);
@@ -134,6 +141,27 @@ final class DeferredParts implements LaterParts {
             }
             receiver.part(payload, false);
         }
+    }
+
+    /**
+     * The part's errors with each "non-null field was null" error replaced by the errors that made the field
+     * null, as the same query without {@code @defer} reports them (see {@link FieldErrors}); kept when none was raised.
+     */
+    private List<GraphQLError> restored(List<GraphQLError> errors) {
+        if (raised == null || errors.stream().noneMatch(NonNullableFieldWasNullError.class::isInstance)) {
+            return errors;
+        }
+        List<GraphQLError> restored = new ArrayList<>();
+        for (GraphQLError error : errors) {
+            List<GraphQLError> causes = error instanceof NonNullableFieldWasNullError && error.getPath() != null
+                    ? raised.under(error.getPath()) : List.of();
+            for (GraphQLError kept : causes.isEmpty() ? List.of(error) : causes) {
+                if (!restored.contains(kept)) {
+                    restored.add(kept);
+                }
+            }
+        }
+        return restored;
     }
 
     /** The last part: {@code payload} with hasNext false and the request's receipt. */

@@ -12,6 +12,7 @@ import dev.moviegraph.graphql.caching.CachePolicy;
 import dev.moviegraph.graphql.caching.CacheSettings;
 import dev.moviegraph.graphql.errors.ErrorCodes;
 import dev.moviegraph.graphql.errors.ErrorHandler;
+import dev.moviegraph.graphql.errors.FieldErrors;
 import dev.moviegraph.graphql.wiring.RequestScope;
 import dev.moviegraph.metrics.GatewayMetrics.Outcome;
 import dev.moviegraph.telemetry.OperationSpan;
@@ -129,7 +130,7 @@ final class Execution implements RequestStep {
                 LaterParts later = new DeferredParts(((IncrementalExecutionResult) result).getIncrementalItemPublisher(),
                         run.input().getGraphQLContext().get(BatchHold.class), run.guard()::isStopped,
                         () -> extensions(batch, run), () -> inputs.overLimit(run.input()),
-                        () -> ended(run, null));
+                        () -> ended(run, null), run.input().getGraphQLContext().get(FieldErrors.class));
                 return new GraphQLAnswer(first, CachePolicy.NO_STORE, null, later);
             }
             ended(run, result.getErrors().isEmpty() ? null : result.getErrors().get(0).getMessage());

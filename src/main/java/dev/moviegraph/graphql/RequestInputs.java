@@ -6,6 +6,7 @@ import dev.moviegraph.graphql.budget.QueryLimits;
 import dev.moviegraph.graphql.caching.CacheControl;
 import dev.moviegraph.graphql.caching.CachedDocuments;
 import dev.moviegraph.graphql.errors.ErrorType;
+import dev.moviegraph.graphql.errors.FieldErrors;
 import dev.moviegraph.graphql.wiring.BatchHold;
 import dev.moviegraph.graphql.wiring.LiveInterest;
 import dev.moviegraph.graphql.wiring.Loaders;
@@ -71,6 +72,7 @@ final class RequestInputs {
                         .put(BatchHold.class, hold)
                         // A planning run plans deferred fields with the rest; a transport without parts gets them inline.
                         .put(ExperimentalApi.ENABLE_INCREMENTAL_SUPPORT, request.incremental() && !planning)
+                        .putAll(request.incremental() && !planning ? Map.of(FieldErrors.class, new FieldErrors()) : Map.of())
                         .put(Viewer.class, request.viewer())
                         .putAll(tally == null ? Map.of() : Map.of(CacheControl.Tally.class, tally))
                         .putAll(interest == null ? Map.of() : Map.of(LiveInterest.class, interest)))

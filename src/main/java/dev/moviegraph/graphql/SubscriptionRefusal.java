@@ -14,7 +14,8 @@ import graphql.language.OperationDefinition;
 /** A subscription over HTTP is refused on its own; the other operations of a batch run as they would. */
 final class SubscriptionRefusal implements RequestStep {
     static final String MESSAGE = "Subscriptions are served over WebSocket at this same path, with the"
-            + " graphql-transport-ws protocol (graphql-ws, Apollo Client's GraphQLWsLink), not over HTTP";
+            + " graphql-transport-ws protocol (graphql-ws, Apollo Client's GraphQLWsLink), or as server-sent events"
+            + " (Accept: text/event-stream, graphql-sse), not as one JSON answer";
 
     @Override
     public CompletableFuture<List<GraphQLAnswer>> answer(Batch batch, Chain next) {

@@ -74,13 +74,17 @@ public final class EventStreamAnswers {
 
     /** Runs {@code request} (its viewer verified) and streams its results; completes when the stream is over. */
     CompletableFuture<Void> run(Context ctx, GraphQLRequest request, String client) {
+        boolean subscription = service.operationKind(request).orElse(null) == OperationDefinition.Operation.SUBSCRIPTION;
         ResponseStream stream;
         try {
             stream = ResponseStream.open(ctx.res(), CONTENT_TYPE, caching.vary());
         } catch (IOException e) {
             return CompletableFuture.completedFuture(null);
         }
-        boolean subscription = service.operationKind(request).orElse(null) == OperationDefinition.Operation.SUBSCRIPTION;
+        if (subscription) {
+            // Idle between changes: a closed connection is noticed at once, not at the next write (before any byte).
+            ClosedConnections.watch(ctx.req(), ctx.res(), stream::fail);
+        }
         if (subscription && !subscriptions) {
             refuse(stream, ErrorType.BAD_REQUEST, "Subscriptions are off on this server (SUBSCRIPTIONS)");
             return stream.done();

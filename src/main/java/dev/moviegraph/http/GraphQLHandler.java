@@ -83,22 +83,6 @@ public final class GraphQLHandler {
         return events;
     }
 
-    /**
-     * What a request's Accept header asks for: the JSON type of an answer in one piece (also of a refusal
-     * over an event stream), whether parts may follow ({@code @defer}), whether it is an event stream.
-     */
-    private record Format(String responseType, boolean inParts, boolean eventStream) {
-        /** Null when no answer the client accepts can be given (406). */
-        static Format of(String accept) {
-            if (MediaTypes.prefersEventStream(accept)) {
-                return new Format(MediaTypes.JSON, true, true);
-            }
-            String type = MediaTypes.negotiate(accept);
-            boolean multipart = MediaTypes.acceptsMultipart(accept);
-            return type == null && !multipart ? null : new Format(type == null ? MediaTypes.JSON : type, multipart, false);
-        }
-    }
-
     /** The client of a request: the key its read units are counted under (see {@link ClientKeys}). */
     String client(Context ctx, Viewer viewer) {
         List<String> forwarded = clients.addressHeader() == null ? List.of()
@@ -117,11 +101,11 @@ public final class GraphQLHandler {
         } catch (AuthException e) {
             if (e.reason() == AuthException.Reason.PROVIDER_UNAVAILABLE) {
                 ctx.header("Retry-After", "5");
-                write(ctx, 503, responseType, errors(e.getMessage(), ErrorType.UNAVAILABLE), CacheHeaders.NO_STORE);
+                answers.write(ctx, 503, responseType, JsonAnswers.errors(e.getMessage(), ErrorType.UNAVAILABLE), CacheHeaders.NO_STORE);
             } else {
                 ctx.header("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\""
                         + e.getMessage().replace('"', '\'') + "\"");
-                write(ctx, 401, responseType, errors(e.getMessage(), ErrorType.UNAUTHENTICATED), CacheHeaders.NO_STORE);
+                answers.write(ctx, 401, responseType, JsonAnswers.errors(e.getMessage(), ErrorType.UNAUTHENTICATED), CacheHeaders.NO_STORE);
             }
             return Optional.empty();
         }
@@ -137,7 +121,7 @@ public final class GraphQLHandler {
             return true;
         }
         ctx.header("Retry-After", String.valueOf(wait.getAsLong()));
-        write(ctx, 429, responseType, Map.of("errors", List.of(ClientBudgets.refusal(wait.getAsLong()))),
+        answers.write(ctx, 429, responseType, Map.of("errors", List.of(ClientBudgets.refusal(wait.getAsLong()))),
                 CacheHeaders.NO_STORE);
         return false;
     }
@@ -159,14 +143,14 @@ public final class GraphQLHandler {
         }
 
         static Refused badRequest(String message) {
-            return new Refused(400, errors(message, ErrorType.BAD_REQUEST));
+            return new Refused(400, JsonAnswers.errors(message, ErrorType.BAD_REQUEST));
         }
     }
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     public void post(Context ctx) {
-        Format format = Format.of(ctx.header("Accept"));
+        ResponseFormat format = ResponseFormat.of(ctx.header("Accept"));
         if (format == null) {
             answers.notAcceptable(ctx);
             return;
@@ -181,18 +165,18 @@ public final class GraphQLHandler {
             return;
         }
         if (!MediaTypes.isJson(ctx.contentType())) {
-            requestError(ctx, 415, responseType, "POST requests must have Content-Type: application/json");
+            answers.requestError(ctx, 415, responseType, "POST requests must have Content-Type: application/json");
             return;
         }
         if (ctx.contentLength() > maxBodyBytes) {
-            requestError(ctx, 413, responseType, "The request body is larger than " + maxBodyBytes + " bytes");
+            answers.requestError(ctx, 413, responseType, "The request body is larger than " + maxBodyBytes + " bytes");
             return;
         }
         JsonNode body;
         try {
             body = json.readTree(ctx.bodyAsBytes());
         } catch (java.io.IOException e) {
-            requestError(ctx, 400, responseType, "The request body is not valid JSON");
+            answers.requestError(ctx, 400, responseType, "The request body is not valid JSON");
             return;
         }
         Optional<TraceMode> mode = traceMode(ctx, responseType);
@@ -204,7 +188,7 @@ public final class GraphQLHandler {
             return;
         }
         if (body == null || !body.isObject()) {
-            requestError(ctx, 400, responseType,
+            answers.requestError(ctx, 400, responseType,
                     "The request body must be a JSON object with a 'query' (or a JSON array of them: a batch)");
             return;
         }
@@ -222,7 +206,7 @@ public final class GraphQLHandler {
     }
 
     public void get(Context ctx) {
-        Format format = Format.of(ctx.header("Accept"));
+        ResponseFormat format = ResponseFormat.of(ctx.header("Accept"));
         if (format == null) {
             answers.notAcceptable(ctx);
             return;
@@ -242,7 +226,7 @@ public final class GraphQLHandler {
             try {
                 variables = json.readTree(rawVariables);
             } catch (JsonProcessingException e) {
-                requestError(ctx, 400, responseType, "The 'variables' parameter is not valid JSON");
+                answers.requestError(ctx, 400, responseType, "The 'variables' parameter is not valid JSON");
                 return;
             }
         }
@@ -255,7 +239,7 @@ public final class GraphQLHandler {
                 extensions = null;
             }
             if (extensions == null || !extensions.isObject()) {
-                requestError(ctx, 400, responseType, "The 'extensions' parameter must be a JSON object");
+                answers.requestError(ctx, 400, responseType, "The 'extensions' parameter must be a JSON object");
                 return;
             }
         }
@@ -280,7 +264,7 @@ public final class GraphQLHandler {
                     || (format.eventStream() && kind.get() == OperationDefinition.Operation.SUBSCRIPTION);
             if (!readOnly) {
                 ctx.header("Allow", "POST");
-                requestError(ctx, 405, responseType, "Only queries can be sent with GET; send "
+                answers.requestError(ctx, 405, responseType, "Only queries can be sent with GET; send "
                         + kind.get().name().toLowerCase() + " operations with POST");
                 return DONE;
             }
@@ -356,12 +340,12 @@ public final class GraphQLHandler {
     private Optional<TraceMode> traceMode(Context ctx, String responseType) {
         Optional<TraceMode> mode = TraceMode.fromHeader(ctx.header(TraceMode.HEADER));
         if (mode.isEmpty()) {
-            requestError(ctx, 400, responseType, TraceMode.HEADER + " must be on, plan or off");
+            answers.requestError(ctx, 400, responseType, TraceMode.HEADER + " must be on, plan or off");
         }
         return mode;
     }
 
-    private CompletableFuture<Void> execute(Context ctx, Format format, GraphQLRequest request, TraceMode mode,
+    private CompletableFuture<Void> execute(Context ctx, ResponseFormat format, GraphQLRequest request, TraceMode mode,
                                             boolean get, String client) {
         GraphQLRequest traced = request.inTrace(service.traceParent(ctx::header));
         if (format.eventStream()) {
@@ -391,11 +375,11 @@ public final class GraphQLHandler {
      */
     private void batch(Context ctx, String responseType, JsonNode array, TraceMode mode, String client, Viewer viewer) {
         if (array.isEmpty()) {
-            requestError(ctx, 400, responseType, "A batch (a JSON array body) must have at least one operation");
+            answers.requestError(ctx, 400, responseType, "A batch (a JSON array body) must have at least one operation");
             return;
         }
         if (array.size() > maxBatchOperations) {
-            requestError(ctx, 400, responseType, "A batch may have at most " + maxBatchOperations
+            answers.requestError(ctx, 400, responseType, "A batch may have at most " + maxBatchOperations
                     + " operations (MAX_BATCH_OPERATIONS); this one has " + array.size());
             return;
         }
@@ -412,8 +396,8 @@ public final class GraphQLHandler {
                     .thenApply(answers -> Map.entry(operations, answers));
         }).thenAccept(resolved -> {
             List<Operation> operations = resolved.getKey();
-            List<GraphQLAnswer> answers = resolved.getValue();
-            budgets.charge(client, answers.stream().mapToDouble(answer -> ClientBudgets.consumed(answer.body())).sum());
+            List<GraphQLAnswer> answered = resolved.getValue();
+            budgets.charge(client, answered.stream().mapToDouble(answer -> ClientBudgets.consumed(answer.body())).sum());
             List<Map<String, Object>> bodies = new ArrayList<>();
             CachePolicy policy = null;
             int next = 0;
@@ -422,24 +406,12 @@ public final class GraphQLHandler {
                     bodies.add(refused.body());
                     policy = CachePolicy.NO_STORE;
                 } else {
-                    GraphQLAnswer answer = answers.get(next++);
+                    GraphQLAnswer answer = answered.get(next++);
                     bodies.add(answer.body());
                     policy = policy == null ? answer.cache() : policy.restrict(answer.cache());
                 }
             }
-            write(ctx, 200, responseType, bodies, CacheHeaders.cacheControl(policy, ctx.header("Authorization")));
+            answers.write(ctx, 200, responseType, bodies, CacheHeaders.cacheControl(policy, ctx.header("Authorization")));
         }));
-    }
-
-    private void requestError(Context ctx, int status, String responseType, String message) {
-        answers.requestError(ctx, status, responseType, message);
-    }
-
-    private static Map<String, Object> errors(String message, ErrorType code) {
-        return JsonAnswers.errors(message, code);
-    }
-
-    private void write(Context ctx, int status, String responseType, Object body, String cacheControl) {
-        answers.write(ctx, status, responseType, body, cacheControl);
     }
 }

@@ -13,14 +13,18 @@ import io.javalin.http.Context;
  * The writer of answers in parts over HTTP ({@code @defer}): {@code multipart/mixed} as Apollo's clients,
  * urql, GraphiQL and Relay's fetchers read it ({@code deferSpec=20220824}, the incremental delivery draft's
  * boundary "-"): the first payload as soon as what was not deferred is done, then one part per deferred
- * result as it comes, each flushed at once ({@link ResponseStream}), and the closing boundary after the
+ * result as it comes, each written with the delimiter after it (a reader knows a part is whole only when
+ * the next delimiter comes) and flushed at once ({@link ResponseStream}), and the close delimiter after the
  * last, which is always sent, an error in it or not. Never kept by a cache, never given an ETag.
  */
 final class MultipartAnswers {
     static final String CONTENT_TYPE = MediaTypes.MULTIPART + "; boundary=\"-\"; deferSpec=20220824";
-    /** Each part: the delimiter, its headers, a blank line, the JSON. */
-    static final String PART = "\r\n---\r\nContent-Type: application/json; charset=utf-8\r\n\r\n";
-    static final String CLOSE = "\r\n-----\r\n";
+    /** The delimiter: a part is whole once the next one has come, so each part is written with the one after it. */
+    static final String DELIMITER = "\r\n---";
+    /** Each part: its headers, a blank line, the JSON, the delimiter. */
+    static final String HEAD = "\r\nContent-Type: application/json; charset=utf-8\r\n\r\n";
+    /** After the last part's delimiter: the close delimiter's "--". */
+    static final String CLOSE = "--\r\n";
 
     private final JsonAnswers json;
     private final CacheHeaders caching;
@@ -43,15 +47,15 @@ final class MultipartAnswers {
             return CompletableFuture.completedFuture(null);
         }
         double first = ClientBudgets.consumed(answer.body());
-        stream.send(PART + json.text(answer.body()));
+        stream.send(DELIMITER + HEAD + json.text(answer.body()) + DELIMITER);
         stream.onGone(answer.later()::cancel);
         answer.later().start((payload, last) -> {
             if (!last) {
-                stream.send(PART + json.text(payload));
+                stream.send(HEAD + json.text(payload) + DELIMITER);
                 return;
             }
             charge.accept(Math.max(0, ClientBudgets.consumed(payload) - first));
-            stream.end(PART + json.text(payload) + CLOSE);
+            stream.end(HEAD + json.text(payload) + DELIMITER + CLOSE);
         });
         return stream.done();
     }

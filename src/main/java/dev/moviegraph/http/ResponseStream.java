@@ -158,7 +158,7 @@ final class ResponseStream {
     }
 
     /** The client is gone (or cut off): nothing more is written, the producer is told, the request ends. */
-    private void fail() {
+    void fail() {
         synchronized (this) {
             if (closed) {
                 return;

@@ -2,6 +2,7 @@ package dev.moviegraph.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
@@ -10,7 +11,10 @@ import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.local.SampleCatalog;
 import dev.moviegraph.support.GraphQLClient;
 import dev.moviegraph.support.GraphQLClient.Response;
+import dev.moviegraph.support.StreamedResponse;
 import dev.moviegraph.support.WsClient;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -217,6 +221,34 @@ class SignInTest {
             assertEquals("connection_ack", socket.next(10).path("type").asText());
             assertEquals(4403, socket.closeCode(30), "closed once the token expired");
             assertTrue(socket.closeReason().contains("expired"), socket.closeReason());
+        }
+    }
+
+    @Test
+    void anEventStreamSignsInWithItsAuthorizationHeaderAndEndsWhenItsTokenExpires() {
+        String body = GraphQLClient.body("subscription { watchlistChanged { id } }", Map.of());
+        try (StreamedResponse refused = StreamedResponse.post(server.port(), body, "text/event-stream",
+                bearer("not-a-token"))) {
+            assertEquals(401, refused.status(), refused.raw());
+            assertTrue(refused.headers().firstValue("WWW-Authenticate").orElse("").contains("invalid_token"));
+        }
+        try (StreamedResponse anonymous = StreamedResponse.post(server.port(), body, "text/event-stream", Map.of())) {
+            List<JsonNode> results = anonymous.jsonUntilEnd(Duration.ofSeconds(30));
+            assertEquals("UNAUTHENTICATED", results.get(0).path("errors").get(0).path("extensions").path("code").asText(),
+                    anonymous.raw());
+            assertTrue(anonymous.closedProperly(), anonymous.raw());
+        }
+        // Valid for 5 s: the viewer's watchlist at once, and the end of the stream at the token's exp.
+        try (StreamedResponse signedIn = StreamedResponse.post(server.port(), body, "text/event-stream",
+                bearer(token("sse-sam", List.of(), List.of(AUDIENCE), 5)))) {
+            StreamedResponse.Piece first = signedIn.next(Duration.ofSeconds(30));
+            assertNotNull(first, signedIn.raw());
+            assertEquals("viewer:sse-sam", first.json().path("data").path("watchlistChanged").path("id").asText(),
+                    signedIn.raw());
+            List<JsonNode> rest = signedIn.jsonUntilEnd(Duration.ofSeconds(30));
+            assertEquals("UNAUTHENTICATED", rest.get(rest.size() - 1).path("errors").get(0).path("extensions")
+                    .path("code").asText(), signedIn.raw());
+            assertTrue(signedIn.closedProperly(), "ended with complete once the token expired: " + signedIn.raw());
         }
     }
 

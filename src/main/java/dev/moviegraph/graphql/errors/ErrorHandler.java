@@ -45,6 +45,11 @@ public final class ErrorHandler implements DataFetcherExceptionHandler {
         try (MDC.MDCCloseable ignored = traceId == null ? null : MDC.putCloseable("trace_id", traceId)) {
             error = errorFor(parameters.getException(), parameters.getPath(), parameters.getSourceLocation());
         }
+        FieldErrors kept = parameters.getDataFetchingEnvironment() == null ? null
+                : parameters.getDataFetchingEnvironment().getGraphQlContext().get(FieldErrors.class);
+        if (kept != null) {
+            kept.add(error);
+        }
         return CompletableFuture.completedFuture(DataFetcherExceptionHandlerResult.newResult(error).build());
     }
 
