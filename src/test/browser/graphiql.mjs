@@ -14,6 +14,8 @@ const WAIT = { timeout: 20_000, polling: 50 };
 const THROTTLE = 2_000;
 /** Runs of the deferred query, at most, until its parts arrive in reads of their own. */
 const ATTEMPTS = 4;
+/** How long the first part must be whole before the last for the page to be expected to show it alone. */
+const APART_MS = 100;
 
 // The flags that work on a closed network (no background requests to Google's hosts, which are refused).
 const context = await chromium.launchPersistentContext(userDataDir, {
@@ -41,21 +43,53 @@ try {
     if (url.host !== new URL(origin).host) out.foreign.push(socket.url());
   });
 
-  // How the network delivered each multipart answer: every read's time and size, from DevTools' own Network
-  // domain (Chromium keeps no body of a streamed answer for Playwright to read).
+  // How the network delivered each multipart answer: its bytes read by read, with their times, from DevTools'
+  // own Network domain (Chromium keeps no body of a streamed answer for Playwright to read): once the answer's
+  // headers are in, streamResourceContent hands back what came so far and adds the bytes to each later read.
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   const reads = new Map();
-  cdp.on('Network.responseReceived', (event) => {
-    const type = Object.entries(event.response.headers).find(([name]) => name.toLowerCase() === 'content-type');
-    if (type && /^multipart\/mixed/.test(type[1])) reads.set(event.response.url, []);
-  });
   const urls = new Map();
   cdp.on('Network.requestWillBeSent', (event) => urls.set(event.requestId, event.request.url));
+  cdp.on('Network.responseReceived', (event) => {
+    const type = Object.entries(event.response.headers).find(([name]) => name.toLowerCase() === 'content-type');
+    if (!type || !/^multipart\/mixed/.test(type[1])) return;
+    const list = [];
+    reads.set(event.response.url, list);
+    cdp.send('Network.streamResourceContent', { requestId: event.requestId }).then((answer) => {
+      list.unshift({ buffered: true, text: Buffer.from(answer.bufferedData || '', 'base64').toString() });
+    }, (error) => list.push({ error: String(error) }));
+  });
   cdp.on('Network.dataReceived', (event) => {
     const list = reads.get(urls.get(event.requestId));
-    if (list) list.push({ at: event.timestamp * 1000, bytes: event.dataLength });
+    if (list) list.push({ at: event.timestamp * 1000, text: event.data ? Buffer.from(event.data, 'base64').toString() : null });
   });
+
+  /**
+   * A multipart answer as it arrived: its parts, and when the first and the last were whole (ms after the
+   * first read): a part is whole at the delimiter after it. Null times when DevTools gave no bytes.
+   */
+  function arrival(list) {
+    const buffered = list.find((r) => r.buffered);
+    const times = list.filter((r) => r.at !== undefined).map((r) => r.at);
+    const start = Math.min(...times);
+    const chunks = [];
+    if (buffered) chunks.push({ at: Math.max(start, ...list.filter((r) => r.at !== undefined && r.text === null).map((r) => r.at)),
+      text: buffered.text });
+    list.filter((r) => r.at !== undefined && r.text !== null).forEach((r) => chunks.push(r));
+    let text = '';
+    let firstWhole = null;
+    let lastWhole = null;
+    for (const chunk of chunks) {
+      text += chunk.text;
+      if (firstWhole === null && text.split('\r\n---').length > 2) firstWhole = chunk.at - start;
+      if (lastWhole === null && text.includes('\r\n-----')) lastWhole = chunk.at - start;
+    }
+    const parts = text.split('\r\n---').slice(1, -1).map((part) => part.split('\r\n\r\n').slice(1).join('\r\n\r\n'))
+      .map((body) => { try { return JSON.parse(body); } catch { return body; } });
+    return { reads: times.length, firstWhole: firstWhole === null ? null : Math.round(firstWhole),
+      lastWhole: lastWhole === null ? null : Math.round(lastWhole), parts, errors: list.filter((r) => r.error).map((r) => r.error) };
+  }
 
   await page.goto(`${base}/graphiql`);
   await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 30_000 });
@@ -101,7 +135,7 @@ try {
   // the title is read and the cast after the reads it needs (its people's, then their movies'), some ms later;
   // a slow network (DevTools' throttling, a few KB/s) holds each read back, so that the page shows the first part
   // well before the next arrives. On a fast machine both parts can leave in one write, and so arrive in one read:
-  // the query is run again (up to ATTEMPTS times) until the network delivers them apart.
+  // the query is run again (up to ATTEMPTS times) until the first part is whole APART_MS before the last.
   const deferredQuery = `query Deferred {
   movie(id: "${movieId}") {
     title
@@ -121,16 +155,16 @@ try {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1,
       uploadThroughput: -1 });
     const response = await deferredResponse;
-    const received = reads.get(response.url()) || [];
+    const received = arrival(reads.get(response.url()) || []);
     out.deferred.push({
       accept: response.request().headers().accept,
       contentType: response.headers()['content-type'],
-      reads: received.map((r) => ({ ms: Math.round(r.at - received[0].at), bytes: r.bytes })),
+      ...received,
       shown: deferred.map((r) => ({ title: r?.data?.movie?.title ?? null, cast: r?.data?.movie?.cast?.edges?.length ?? null,
         pending: r?.pending ?? null, errors: r?.errors ?? null })),
       final: deferred[deferred.length - 1],
     });
-    if (received.length > 1) break;
+    if (received.firstWhole !== null && received.lastWhole - received.firstWhole >= APART_MS) break;
   }
 
   // (c) A subscription over the WebSocket: its first answer, then the update after a stream is recorded.
