@@ -416,6 +416,7 @@ public final class Moviegraph implements AutoCloseable {
             // Subscribers first: a clean close code (1001) lets their clients reconnect elsewhere at once.
             step("subscriptions", live::close, failures);
         }
+        step("event streams", http::endStreams, failures);
         step("HTTP", http::stop, failures);
         step("query time limits", graphql::close, failures);
         step("write threads", () -> stopWrites(deadline), failures);

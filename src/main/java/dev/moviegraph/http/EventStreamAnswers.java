@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -45,6 +46,9 @@ public final class EventStreamAnswers {
     private final CacheHeaders caching;
     private final ClientBudgets budgets;
     private final AtomicInteger open = new AtomicInteger();
+    /** The subscriptions' streams, to end when the server stops. */
+    private final Map<ResponseStream, LiveQueries.Handle> streams = new ConcurrentHashMap<>();
+    private volatile boolean closing;
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "moviegraph-sse-timers");
         thread.setDaemon(true);
@@ -85,6 +89,10 @@ public final class EventStreamAnswers {
             // Idle between changes: a closed connection is noticed at once, not at the next write (before any byte).
             ClosedConnections.watch(ctx.req(), ctx.res(), stream::fail);
         }
+        if (subscription && closing) {
+            refuse(stream, ErrorType.UNAVAILABLE, "The server is shutting down; subscribe again");
+            return stream.done();
+        }
         if (subscription && !subscriptions) {
             refuse(stream, ErrorType.BAD_REQUEST, "Subscriptions are off on this server (SUBSCRIPTIONS)");
             return stream.done();
@@ -121,7 +129,9 @@ public final class EventStreamAnswers {
             ScheduledFuture<?> keepAlive = timers.scheduleAtFixedRate(() -> stream.send(KEEP_ALIVE),
                     KEEP_ALIVE_SECONDS, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
             ScheduledFuture<?> expiry = expiry(request.viewer(), stream, handle);
+            streams.put(stream, handle);
             stream.done().whenComplete((ignored, failure) -> {
+                streams.remove(stream);
                 open.decrementAndGet();
                 keepAlive.cancel(false);
                 if (expiry != null) {
@@ -131,6 +141,19 @@ public final class EventStreamAnswers {
             });
         }
         return stream.done();
+    }
+
+    /**
+     * Ends every subscription's stream with {@code complete}, as the WebSocket closes its sockets with 1001
+     * when the server stops: clients subscribe again, to another replica or to this one once it is back.
+     * New subscriptions are refused from now on.
+     */
+    public void closeAll() {
+        closing = true;
+        streams.forEach((stream, handle) -> {
+            handle.cancel();
+            stream.end(COMPLETE);
+        });
     }
 
     /** Ends a subscription when its viewer's token expires, as the WebSocket closes with 4403 then. */

@@ -43,6 +43,7 @@ public final class HttpServer {
     static final String FAVICON_CACHE = "public, max-age=86400";
 
     private final Javalin app;
+    private final GraphQLHandler graphql;
     /** Counts the requests in flight; once stopping, answers 503 to any new one on a connection still open. */
     private final GracefulHandler inFlight = new GracefulHandler();
     private final Duration grace;
@@ -51,6 +52,7 @@ public final class HttpServer {
     public HttpServer(GraphQLHandler graphql, GraphQLWebSocket webSocket, HealthHandler health, GatewayMetrics metrics,
                       int maxBodyBytes, List<String> corsOrigins, Duration grace) {
         this.grace = grace;
+        this.graphql = graphql;
         byte[] graphiqlPage = resource("/graphiql/index.html");
         byte[] favicon = resource("/graphiql/favicon.ico");
         this.app = Javalin.create(config -> {
@@ -106,6 +108,11 @@ public final class HttpServer {
 
     public int port() {
         return app.port();
+    }
+
+    /** Ends the subscriptions served as server-sent events, which would otherwise hold the stop for its whole grace. */
+    public void endStreams() {
+        graphql.events().closeAll();
     }
 
     /**
