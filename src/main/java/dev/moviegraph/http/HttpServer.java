@@ -25,7 +25,19 @@ public final class HttpServer {
             + "font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
     private static final Map<String, String> GRAPHIQL_FILES = Map.of(
             "app.js", "text/javascript; charset=utf-8",
+            "examples.js", "text/javascript; charset=utf-8",
+            "incremental.js", "text/javascript; charset=utf-8",
+            "panel.js", "text/javascript; charset=utf-8",
             "page.css", "text/css; charset=utf-8");
+    /**
+     * GraphiQL's own bundle, from mvnpm's jar of it (META-INF/resources/_static/graphiql/VERSION/). Its jar has no
+     * folder entries, which Javalin's static files need, hence a route; the version in the path makes it cacheable
+     * as long as the webjars.
+     */
+    private static final Map<String, String> GRAPHIQL_BUNDLE = Map.of(
+            "graphiql.min.js", "text/javascript; charset=utf-8",
+            "graphiql.min.css", "text/css; charset=utf-8");
+    private static final String BUNDLE_CACHE = "public, max-age=31536000, immutable";
 
     /** The icon changes with a release at most: a day in any cache. */
     static final String FAVICON_CACHE = "public, max-age=86400";
@@ -80,6 +92,7 @@ public final class HttpServer {
             config.routes.get("/graphiql", ctx -> ctx.header("Content-Security-Policy", GRAPHIQL_CSP)
                     .contentType("text/html; charset=utf-8").result(graphiqlPage));
             config.routes.get("/graphiql/{file}", HttpServer::graphiqlFile);
+            config.routes.get("/_static/graphiql/{version}/{file}", HttpServer::graphiqlBundle);
             // Browsers ask for it on any page (GraphiQL's too); a 404 is a console error in Chromium.
             config.routes.get("/favicon.ico", ctx -> ctx.header("Cache-Control", FAVICON_CACHE)
                     .contentType("image/x-icon").result(favicon));
@@ -140,6 +153,19 @@ public final class HttpServer {
             return;
         }
         ctx.contentType(type).result(resource("/graphiql/" + file));
+    }
+
+    private static void graphiqlBundle(Context ctx) {
+        String version = ctx.pathParam("version");
+        String type = GRAPHIQL_BUNDLE.get(ctx.pathParam("file"));
+        InputStream in = type == null || !version.matches("[0-9]+(\\.[0-9]+)*") ? null
+                : HttpServer.class.getResourceAsStream("/META-INF/resources/_static/graphiql/" + version + "/"
+                        + ctx.pathParam("file"));
+        if (in == null) {
+            ctx.status(404).result("Not found");
+            return;
+        }
+        ctx.header("Cache-Control", BUNDLE_CACHE).contentType(type).result(in);
     }
 
     private static byte[] resource(String path) {

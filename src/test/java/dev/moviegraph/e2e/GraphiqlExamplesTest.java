@@ -68,10 +68,15 @@ import org.junit.jupiter.api.Test;
  */
 class GraphiqlExamplesTest {
     private static final Path APP_JS = Path.of("src", "main", "resources", "graphiql", "app.js");
+    /** The tabs, which the page loads before app.js. */
+    private static final Path EXAMPLES_JS = Path.of("src", "main", "resources", "graphiql", "examples.js");
     private static final Path SCHEMA = Path.of("schema.graphqls");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Runs app.js (path in APP_JS) and prints the default tabs and the new tab's query it gives GraphiQL. */
+    /**
+     * Runs examples.js then app.js (paths in EXAMPLES_JS, APP_JS), as the page does, and prints the default tabs
+     * and the new tab's query app.js gives GraphiQL.
+     */
     private static final String HARNESS = """
             'use strict';
             const fs = require('fs');
@@ -86,7 +91,9 @@ class GraphiqlExamplesTest {
               GraphiQL
             };
             const context = { window, document: { getElementById: () => ({}) }, URL, JSON, Object, Array, Set, Promise };
-            vm.runInContext(fs.readFileSync(process.env.APP_JS, 'utf8'), vm.createContext(context));
+            vm.createContext(context);
+            vm.runInContext(fs.readFileSync(process.env.EXAMPLES_JS, 'utf8'), context);
+            vm.runInContext(fs.readFileSync(process.env.APP_JS, 'utf8'), context);
             console.log(JSON.stringify({ tabs: props.defaultTabs, defaultQuery: props.defaultQuery }));
             """;
 
@@ -185,7 +192,8 @@ class GraphiqlExamplesTest {
     }
 
     private static String runAppJs() {
-        Node.Result run = Node.run(List.of("node", "-e", HARNESS), Map.of("APP_JS", APP_JS.toString()), 30);
+        Node.Result run = Node.run(List.of("node", "-e", HARNESS), Map.of("APP_JS", APP_JS.toString(),
+                "EXAMPLES_JS", EXAMPLES_JS.toString()), 30);
         assertEquals(0, run.exitCode(), "app.js failed to start in Node:\n" + run);
         return run.stdout();
     }

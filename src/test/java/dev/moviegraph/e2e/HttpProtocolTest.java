@@ -194,16 +194,23 @@ class HttpProtocolTest {
     void graphiqlIsServedFromTheJarWithAStrictContentSecurityPolicy() {
         Response page = client.get("/graphiql", Map.of(), "text/html");
         assertEquals(200, page.status());
-        assertTrue(page.raw().body().contains("/webjars/graphiql/"), "loads GraphiQL from the bundled webjar");
+        assertTrue(page.raw().body().contains("/_static/graphiql/3.2.0/graphiql.min.js"), "loads GraphiQL from the bundled jar");
         String csp = page.raw().headers().firstValue("Content-Security-Policy").orElse("");
         assertTrue(csp.startsWith("default-src 'self'"), csp);
-        for (String asset : new String[] {"/graphiql/app.js", "/webjars/graphiql/2.4.7/graphiql.min.js",
+        for (String asset : new String[] {"/graphiql/app.js", "/graphiql/examples.js", "/graphiql/incremental.js",
+                "/graphiql/panel.js", "/_static/graphiql/3.2.0/graphiql.min.js", "/_static/graphiql/3.2.0/graphiql.min.css",
                 "/webjars/react/18.3.1/umd/react.production.min.js",
                 "/webjars/react-dom/18.3.1/umd/react-dom.production.min.js"}) {
             assertEquals(200, client.get(asset, Map.of(), "*/*").status(), asset);
         }
-        assertTrue(client.get("/graphiql/app.js", Map.of(), "*/*").raw().body().contains("tt0111161"),
+        assertTrue(client.get("/graphiql/examples.js", Map.of(), "*/*").raw().body().contains("tt0111161"),
                 "example queries are preloaded");
+        // Only the bundle's two files, of a version number: not the rest of the jar (sources, maps).
+        for (String hidden : new String[] {"/_static/graphiql/3.2.0/package.json", "/_static/graphiql/3.2.0/graphiql.js",
+                "/_static/graphiql/..%2F..%2F/graphiql.min.js"}) {
+            int status = client.get(hidden, Map.of(), "*/*").status();
+            assertTrue(status == 404 || status == 400, hidden + ": " + status);
+        }
         assertEquals(404, client.get("/graphiql/secret.txt", Map.of(), "*/*").status());
     }
 
