@@ -37,7 +37,7 @@ async function recordStream(movieId) {
 
 report(() => new Promise((resolve, reject) => {
   const messages = [];
-  const timer = setTimeout(() => reject(new Error(`timed out with ${JSON.stringify(messages)}`)), 10_000);
+  const timer = setTimeout(() => reject(new Error(`timed out with ${JSON.stringify(messages)}`)), 30_000);
   const stop = fetcherOptions.wsClient.subscribe({
     query: `subscription { topMoviesChanged(month: "${month}", limit: 1) { streams movie { id } } }`,
     operationName: null,
