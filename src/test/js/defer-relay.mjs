@@ -10,20 +10,13 @@
 // reads the field's error as Relay's field error handling gives it. Any warning Relay prints fails the script.
 //
 // usage: node defer-relay.mjs http://127.0.0.1:PORT/graphql MOVIE_ID OTHER_MOVIE_ID NOT_A_MOVIE_ID
-import { compile } from './relay-compile.mjs';
+import { compile, relayWarnings } from './relay-compile.mjs';
 import { castNames, headersFetch, multipartParts, withTimeout } from './incremental.mjs';
 import { report } from './recording-fetch.mjs';
 
 const [endpoint, movieId, otherId, notAMovieId] = process.argv.slice(2);
 
-const warnings = [];
-for (const level of ['error', 'warn']) {
-  const print = console[level];
-  console[level] = (...args) => {
-    warnings.push(args.map(String).join(' '));
-    print(...args);
-  };
-}
+const warnings = relayWarnings();
 
 const artifacts = compile('relay-defer');
 const {

@@ -42,3 +42,19 @@ export function compile(folder) {
   }
   return artifacts;
 }
+
+/**
+ * Every message Relay reports from now on: it warns through console.error (fbjs warning) and console.warn,
+ * which still print; a test fails on any.
+ */
+export function relayWarnings() {
+  const warnings = [];
+  for (const level of ['error', 'warn']) {
+    const print = console[level];
+    console[level] = (...args) => {
+      warnings.push(args.map(String).join(' '));
+      print(...args);
+    };
+  }
+  return warnings;
+}

@@ -5,20 +5,12 @@
 // missing from a payload, conflicting types for one id) or missing data in a read fails the script.
 //
 // usage: node relay.mjs http://127.0.0.1:PORT/graphql MOVIE_ID PERSON_ID SEARCH_QUERY
-import { compile } from './relay-compile.mjs';
+import { compile, relayWarnings } from './relay-compile.mjs';
 import { report } from './recording-fetch.mjs';
 
 const [endpoint, movieId, personId, searchQuery] = process.argv.slice(2);
 
-// Relay reports through console.error (fbjs warning) and console.warn: keep every message.
-const warnings = [];
-for (const level of ['error', 'warn']) {
-  const print = console[level];
-  console[level] = (...args) => {
-    warnings.push(args.map(String).join(' '));
-    print(...args);
-  };
-}
+const warnings = relayWarnings();
 
 const artifacts = compile('relay');
 const {

@@ -166,6 +166,24 @@ final class DeferredParts implements LaterParts {
 
     /** The last part: {@code payload} with hasNext false and the request's receipt. */
     private void end(Receiver receiver, Map<String, Object> payload) {
+        Map<String, Object> last = new LinkedHashMap<>(payload);
+        last.put("hasNext", false);
+        finish(() -> {
+            last.put("extensions", extensions.get());
+            receiver.part(last, true);
+        });
+    }
+
+    @Override
+    public void cancel() {
+        finish(() -> { });
+    }
+
+    /**
+     * Once only: {@code lastly} (under the lock, so no part follows it), the end of the request, and no more
+     * deferred work (after an early end, the result-size limit's, or a client gone).
+     */
+    private void finish(Runnable lastly) {
         Subscription cancelling;
         synchronized (this) {
             if (finished) {
@@ -173,33 +191,14 @@ final class DeferredParts implements LaterParts {
             }
             finished = true;
             cancelling = subscription;
-            Map<String, Object> last = new LinkedHashMap<>(payload);
-            last.put("hasNext", false);
-            last.put("extensions", extensions.get());
             try {
-                receiver.part(last, true);
+                lastly.run();
             } finally {
                 ended.run();
             }
         }
         if (cancelling != null) {
-            cancelling.cancel(); // after an early end (the result-size limit), no more deferred work
-        }
-    }
-
-    @Override
-    public void cancel() {
-        Subscription cancelling;
-        synchronized (this) {
-            if (finished) {
-                return;
-            }
-            finished = true;
-            cancelling = subscription;
-        }
-        if (cancelling != null) {
             cancelling.cancel();
         }
-        ended.run();
     }
 }

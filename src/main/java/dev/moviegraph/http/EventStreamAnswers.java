@@ -49,11 +49,8 @@ public final class EventStreamAnswers {
     /** The subscriptions' streams, to end when the server stops. */
     private final Map<ResponseStream, LiveQueries.Handle> streams = new ConcurrentHashMap<>();
     private volatile boolean closing;
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "moviegraph-sse-timers");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService timers =
+            Executors.newSingleThreadScheduledExecutor(new DaemonThreads("moviegraph-sse-timers-"));
 
     /**
      * @param live             where operations run; one without a change feed when subscriptions are off

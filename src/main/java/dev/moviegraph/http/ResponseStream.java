@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
@@ -33,7 +32,7 @@ final class ResponseStream {
     static final int MAX_WAITING = 256;
     /** The threads that write streamed responses: as many as are writing, idle ones gone after a minute. */
     static final ExecutorService WRITERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), new ThreadFactoryNamed("moviegraph-stream-"));
+            new SynchronousQueue<>(), new DaemonThreads("moviegraph-stream-"));
 
     private final OutputStream out;
     private final Executor writers;
@@ -175,22 +174,5 @@ final class ResponseStream {
             }
         }
         done.complete(null);
-    }
-
-    /** Daemon threads with a name. */
-    private static final class ThreadFactoryNamed implements java.util.concurrent.ThreadFactory {
-        private final String prefix;
-        private final AtomicInteger count = new AtomicInteger();
-
-        ThreadFactoryNamed(String prefix) {
-            this.prefix = prefix;
-        }
-
-        @Override
-        public Thread newThread(Runnable runnable) {
-            Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        }
     }
 }
