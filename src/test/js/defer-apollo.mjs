@@ -19,6 +19,7 @@ import { report } from './recording-fetch.mjs';
 
 const [endpoint, movieId, otherId, notAMovieId] = process.argv.slice(2);
 const SETTLE_MS = 100;
+const SETTLE_LIMIT_MS = 10_000;
 
 /** What a chunk from HttpLink holds: its keys, and the paths and labels of its incremental items. */
 function chunk(result) {
@@ -90,7 +91,12 @@ async function watch(version, query, variables) {
   });
   try {
     await withTimeout(streamEnded, () => ({ chunks, emissions }));
-    // the cache broadcasts the last chunk's result after the link's complete: let it arrive
+    // the cache broadcasts the last chunk's result after the link's complete: wait for an emission that is
+    // no longer loading (Apollo 4 may stay 'streaming' when a part nulled its parent), then a moment more
+    const settleBy = Date.now() + SETTLE_LIMIT_MS;
+    while (Date.now() < settleBy && (emissions.length === 0 || emissions[emissions.length - 1].loading)) {
+      await new Promise((resolve) => { setTimeout(resolve, 20); });
+    }
     await new Promise((resolve) => { setTimeout(resolve, SETTLE_MS); });
   } finally {
     subscription.unsubscribe();

@@ -42,7 +42,7 @@ export const DEFERRED_NON_NULL_ERROR = `query DeferredCastError($id: ID!) {
 /** A subscription's first answer, then its update after recordStream (see subscriptions.mjs). */
 export const TOP = 'subscription Top($month: YearMonth!) { topMoviesChanged(month: $month, limit: 1) { streams movie { id title } } }';
 
-export const TIMEOUT_MS = 10_000;
+export const TIMEOUT_MS = 30_000;
 
 /**
  * A fetch that records, for each request, its method, the Accept header the client sent, whether it sent an

@@ -238,9 +238,9 @@ class SignInTest {
                     anonymous.raw());
             assertTrue(anonymous.closedProperly(), anonymous.raw());
         }
-        // Valid for 5 s: the viewer's watchlist at once, and the end of the stream at the token's exp.
+        // Valid for 8 s: the viewer's watchlist at once, and the end of the stream at the token's exp.
         try (StreamedResponse signedIn = StreamedResponse.post(server.port(), body, "text/event-stream",
-                bearer(token("sse-sam", List.of(), List.of(AUDIENCE), 5)))) {
+                bearer(token("sse-sam", List.of(), List.of(AUDIENCE), 8)))) {
             StreamedResponse.Piece first = signedIn.next(Duration.ofSeconds(30));
             assertNotNull(first, signedIn.raw());
             assertEquals("viewer:sse-sam", first.json().path("data").path("watchlistChanged").path("id").asText(),
