@@ -11,10 +11,11 @@
 //
 // usage: node federation.mjs http://127.0.0.1:PORT/graphql MOVIE_ID[,MOVIE_ID...] [options]
 //   --reviews=N          reviews in the reviews subgraph, spread over the movie ids (default 2 per movie)
-//   --first=N            how many latest reviews operation b asks for (default: one per movie)
+//   --first=N            how many latest reviews b and c ask for (default: one per movie)
 //   --traceparent=TP     the traceparent the client sends with every operation (default: a new one)
 //   --viewer             also run d: { viewer { id } } with MOVIEGRAPH_TOKEN (from the environment) and without
-//   --apq                moviegraph's data source sends APQ (apq: true); a runs a second time
+//   --apq                moviegraph's data source sends APQ (apq: true); a runs a second time (aAgain)
+//   --only=a,b,...       run only these of a, b, c, d (to count one operation's DynamoDB requests)
 // Prints one JSON line; a composition that fails prints it too (composition.errors) and exits 1.
 import { composeServices } from '@apollo/composition';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
@@ -32,7 +33,7 @@ const FORWARDED = ['authorization', 'traceparent', 'tracestate'];
 const [endpoint, idList, ...flags] = process.argv.slice(2);
 if (!endpoint || !idList) {
   console.error('usage: node federation.mjs MOVIEGRAPH_URL MOVIE_ID[,MOVIE_ID...] [--reviews=N] [--first=N]'
-    + ' [--traceparent=TP] [--viewer] [--apq]');
+    + ' [--traceparent=TP] [--viewer] [--apq] [--only=a,b,c,d]');
   process.exit(2);
 }
 const movieIds = idList.split(',');
@@ -44,6 +45,7 @@ const first = Number(option('first') ?? movieIds.length);
 const traceparent = option('traceparent') || `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
 const apq = has('apq');
 const token = process.env.MOVIEGRAPH_TOKEN || null;
+const only = option('only')?.split(',') ?? ['a', 'b', 'c', ...(has('viewer') ? ['d'] : [])];
 /** Each run's operations have names of their own, so moviegraph has never seen their documents (APQ). */
 const run = randomBytes(4).toString('hex');
 
@@ -171,18 +173,24 @@ report(async () => {
     gateway = await startGateway(composed.supergraphSdl);
     const ops = result.operations;
     const movieWithReviews = `query MovieWithReviews_${run}($id: ID!) { movie(id: $id) { title year reviews { score } } }`;
-    ops.a = await through(gateway.url, movieWithReviews, { id: movieIds[0] });
-    ops.b = await through(gateway.url, `query LatestReviewsMovies_${run} { latestReviews(first: ${first}) { score`
-      + ' movie { id title year cast(first: 2) { edges { node { person { name } } } } } } }');
-    ops.c = await through(gateway.url, `query Shouts_${run} { latestReviews { movie { id shout } } }`);
-    if (has('viewer')) {
+    if (only.includes('a')) {
+      ops.a = await through(gateway.url, movieWithReviews, { id: movieIds[0] });
+    }
+    if (only.includes('b')) {
+      ops.b = await through(gateway.url, `query LatestReviewsMovies_${run} { latestReviews(first: ${first}) { score`
+        + ' movie { id title year cast(first: 2) { edges { node { person { name } } } } } } }');
+    }
+    if (only.includes('c')) {
+      ops.c = await through(gateway.url, `query Shouts_${run} { latestReviews(first: ${first}) { movie { id shout } } }`);
+    }
+    if (only.includes('d')) {
       const viewer = `query Viewer_${run} { viewer { id } }`;
       ops.d = {
         withToken: token ? await through(gateway.url, viewer, {}, { authorization: `Bearer ${token}` }) : null,
         withoutToken: await through(gateway.url, viewer),
       };
     }
-    if (apq) {
+    if (apq && only.includes('a')) {
       ops.aAgain = await through(gateway.url, movieWithReviews, { id: movieIds[0] });
     }
     return result;
