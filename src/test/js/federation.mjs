@@ -16,7 +16,9 @@
 //   --viewer             also run d: { viewer { id } } with MOVIEGRAPH_TOKEN (from the environment) and without
 //   --apq                moviegraph's data source sends APQ (apq: true); a runs a second time (aAgain)
 //   --only=a,b,...       run only these of a, b, c, d (to count one operation's DynamoDB requests)
-// Prints one JSON line; a composition that fails prints it too (composition.errors) and exits 1.
+//   --hive               also run a, b and c through Hive Gateway (its runtime, on the same supergraph): e
+// (e) Hive Gateway's runtime is configured as its users do: propagateHeaders forwards the same headers,
+// useCustomFetch records what it sends. Prints one JSON line; a composition that fails prints it too (composition.errors) and exits 1.
 import { composeServices } from '@apollo/composition';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
@@ -33,7 +35,7 @@ const FORWARDED = ['authorization', 'traceparent', 'tracestate'];
 const [endpoint, idList, ...flags] = process.argv.slice(2);
 if (!endpoint || !idList) {
   console.error('usage: node federation.mjs MOVIEGRAPH_URL MOVIE_ID[,MOVIE_ID...] [--reviews=N] [--first=N]'
-    + ' [--traceparent=TP] [--viewer] [--apq] [--only=a,b,c,d]');
+    + ' [--traceparent=TP] [--viewer] [--apq] [--only=a,b,c,d] [--hive]');
   process.exit(2);
 }
 const movieIds = idList.split(',');
@@ -128,6 +130,35 @@ async function startGateway(supergraphSdl) {
   return { url, stop: () => server.stop() };
 }
 
+/** Hive Gateway's runtime on the same supergraph, in a Node http server: its url and a stop function. */
+async function startHive(supergraphSdl, subgraphs) {
+  const { createGatewayRuntime, useCustomFetch } = await import('@graphql-hive/gateway-runtime');
+  const { createServer } = await import('node:http');
+  const names = new Map(Object.entries(subgraphs).map(([name, url]) => [url, name]));
+  const fetchers = new Map(Object.entries(subgraphs).map(([name]) => [name, recordingFetcher(name)]));
+  const hive = createGatewayRuntime({
+    supergraph: supergraphSdl,
+    logging: 'error',
+    propagateHeaders: {
+      fromClientToSubgraphs: ({ request }) => Object.fromEntries(FORWARDED.map((name) => [name, request.headers.get(name)])
+        .filter(([, value]) => value)),
+    },
+    plugins: () => [useCustomFetch((url, init) => {
+      const fetcher = fetchers.get(names.get(String(url)));
+      return fetcher ? fetcher(url, init) : fetch(url, init);
+    })],
+  });
+  const server = createServer(hive);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/graphql`,
+    stop: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await hive.dispose();
+    },
+  };
+}
+
 /** One operation through the gateway: its answer and what each subgraph was sent for it. */
 async function through(gatewayUrl, query, variables = {}, headers = {}) {
   const from = sent.length;
@@ -147,6 +178,7 @@ async function through(gatewayUrl, query, variables = {}, headers = {}) {
 report(async () => {
   const reviews = await startReviews(movieIds, reviewCount);
   let gateway = null;
+  let hive = null;
   try {
     const services = [
       { name: 'moviegraph', url: endpoint, typeDefs: parse(await sdlOf('moviegraph', endpoint)) },
@@ -173,15 +205,17 @@ report(async () => {
     gateway = await startGateway(composed.supergraphSdl);
     const ops = result.operations;
     const movieWithReviews = `query MovieWithReviews_${run}($id: ID!) { movie(id: $id) { title year reviews { score } } }`;
+    const reviewsMovies = `query LatestReviewsMovies_${run} { latestReviews(first: ${first}) { score`
+      + ' movie { id title year cast(first: 2) { edges { node { person { name } } } } } } }';
+    const shouts = `query Shouts_${run} { latestReviews(first: ${first}) { movie { id shout } } }`;
     if (only.includes('a')) {
       ops.a = await through(gateway.url, movieWithReviews, { id: movieIds[0] });
     }
     if (only.includes('b')) {
-      ops.b = await through(gateway.url, `query LatestReviewsMovies_${run} { latestReviews(first: ${first}) { score`
-        + ' movie { id title year cast(first: 2) { edges { node { person { name } } } } } } }');
+      ops.b = await through(gateway.url, reviewsMovies);
     }
     if (only.includes('c')) {
-      ops.c = await through(gateway.url, `query Shouts_${run} { latestReviews(first: ${first}) { movie { id shout } } }`);
+      ops.c = await through(gateway.url, shouts);
     }
     if (only.includes('d')) {
       const viewer = `query Viewer_${run} { viewer { id } }`;
@@ -193,8 +227,17 @@ report(async () => {
     if (apq && only.includes('a')) {
       ops.aAgain = await through(gateway.url, movieWithReviews, { id: movieIds[0] });
     }
+    if (has('hive')) {
+      hive = await startHive(composed.supergraphSdl, result.subgraphs);
+      ops.e = {
+        a: await through(hive.url, movieWithReviews, { id: movieIds[0] }),
+        b: await through(hive.url, reviewsMovies),
+        c: await through(hive.url, shouts),
+      };
+    }
     return result;
   } finally {
+    await hive?.stop();
     await gateway?.stop();
     await reviews.stop();
   }
