@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
  * Cache-Control honours moviegraph's 300 s hint; moviegraph answers the router's automatic persisted
  * queries (the hash alone the second time); and the headers a gateway forwards do their work in
  * moviegraph: the client's token signs the viewer in, and the client's traceparent is the parent of
- * moviegraph's operation spans.
+ * moviegraph's operation spans. Hive Gateway's runtime, on the same supergraph, gives the same answers.
  */
 class FederationRouterTest {
     private static final String ISSUER = "moviegraph-federation";
@@ -77,7 +77,7 @@ class FederationRouterTest {
     void theRouterComposesMoviegraphWithReviewsAndAnswersAcrossThemWithMoviegraphsData() {
         String traceparent = traceparent(hex(16), hex(8));
         NodeScripts.Result result = NodeScripts.run("federation.mjs", endpoint(server.port()), String.join(",", ids),
-                "--first=6", "--traceparent=" + traceparent);
+                "--first=6", "--traceparent=" + traceparent, "--hive");
 
         assertEquals(0, result.exitCode(), result.toString());
         JsonNode json = result.json();
@@ -166,9 +166,29 @@ class FederationRouterTest {
             assertTrue(operation.path("cacheControl").asText().contains("public"), what);
         }
 
-        // the client's traceparent reached moviegraph with every request
-        for (JsonNode operation : List.of(a, b, c)) {
-            for (JsonNode request : requestsTo(operation, "moviegraph")) {
+        // (e) Hive Gateway on the same supergraph: the same answers, the same one _entities request of moviegraph
+        // (its answers carry no Cache-Control: Hive Gateway does not merge its subgraphs' hints unless its
+        // response cache plugin is set up, which is its users' choice, not moviegraph's)
+        JsonNode hive = json.path("operations").path("e");
+        for (String name : List.of("a", "b", "c")) {
+            JsonNode operation = hive.path(name);
+            assertNoErrors(operation);
+            assertEquals(json.path("operations").path(name).path("data"), operation.path("data"),
+                    "Hive Gateway's " + name + " as Apollo Gateway's: " + operation);
+        }
+        List<JsonNode> hiveEntities = requestsTo(hive.path("b"), "moviegraph");
+        assertEquals(1, hiveEntities.size(), hive.path("b").toString());
+        assertTrue(hiveEntities.get(0).path("query").asText().contains("_entities(representations:"), hiveEntities.toString());
+        Set<String> hiveRepresented = new TreeSet<>();
+        hiveEntities.get(0).path("representations").forEach(representation ->
+                hiveRepresented.add(representation.path("id").asText()));
+        assertEquals(new TreeSet<>(ids), hiveRepresented, hiveEntities.toString());
+
+        // the client's traceparent reached moviegraph with every request, through either router
+        for (JsonNode operation : List.of(a, b, c, hive.path("a"), hive.path("b"), hive.path("c"))) {
+            List<JsonNode> sent = requestsTo(operation, "moviegraph");
+            assertFalse(sent.isEmpty(), operation.toString());
+            for (JsonNode request : sent) {
                 assertEquals(traceparent, request.path("headers").path("traceparent").asText(), request.toString());
             }
         }
