@@ -27,7 +27,8 @@ import java.util.Map;
  * execution over stand-ins, as dear in graphql-java as the real one). The same shape: the same document,
  * operation and variables, except that the values of variables of type {@code ID} are replaced by their
  * kind (a well-formed movie id, a well-formed person id, anything else) and their place among the
- * request's distinct ids. A plan never depends on which movie or person a well-formed id names: stand-ins
+ * request's distinct ids (and so are the ids in a router's entity representations, variables of type
+ * {@code _Any}). A plan never depends on which movie or person a well-formed id names: stand-ins
  * assume every one exists, so an id of a movie that does not exist is planned as dear as a real one. It
  * does depend on the kind: a malformed id fails its field and plans nothing below it, and a movie id
  * plans other reads than a person id (in {@code node}), so those are other shapes. The caller keeps only
@@ -82,6 +83,13 @@ final class KnownEstimates {
             list.forEach(element -> numbered.add(numbered(element, ids)));
             return numbered;
         }
+        if (value instanceof Map<?, ?> representation) {
+            // A router's entity representation: its type and other keys as they are, its ids numbered.
+            Map<Object, Object> numbered = new LinkedHashMap<>();
+            representation.forEach((key, field) -> numbered.put(key, "id".equals(key) ? numbered(field, ids)
+                    : field instanceof Map<?, ?> ? numbered(field, ids) : field));
+            return numbered;
+        }
         return value == null ? null : kind(value) + "#" + ids.computeIfAbsent(value, id -> ids.size());
     }
 
@@ -108,6 +116,7 @@ final class KnownEstimates {
         if (type instanceof ListType list) {
             return isId(list.getType());
         }
-        return type instanceof TypeName name && name.getName().equals("ID");
+        // _Any: the representations of a router's _entities, whose ids plan as ids do.
+        return type instanceof TypeName name && (name.getName().equals("ID") || name.getName().equals("_Any"));
     }
 }

@@ -61,6 +61,28 @@ public final class CacheControl extends SimplePerformantInstrumentation {
         }
     }
 
+    /**
+     * A fetcher's dynamic hint that this field's answer is kept no longer, and by no wider a cache, than
+     * {@code policy} allows: a router's {@code _entities}, a root field with no static hint of its own,
+     * restricted by the hint of each entity type it resolved, as Apollo's subgraph library does. Several
+     * calls keep the least.
+     */
+    public static void atMost(DataFetchingEnvironment env, CachePolicy policy) {
+        Tally tally = env.getGraphQlContext().get(Tally.class);
+        if (tally != null) {
+            tally.fields.computeIfAbsent(env.getExecutionStepInfo().getPath(), path -> new Field(null)).restrict(policy);
+        }
+    }
+
+    /** The age a monthly total of {@code month} may be kept for, as {@link #forMonth} would set it. */
+    public static int monthAge(DataFetchingEnvironment env, YearMonth month, YearMonth now) {
+        Tally tally = env.getGraphQlContext().get(Tally.class);
+        if (tally == null) {
+            return 0;
+        }
+        return month.isBefore(now) ? tally.settings.finishedMonthSeconds() : tally.settings.currentMonthSeconds();
+    }
+
     /** One request's resolved fields and their policies; lives in its GraphQL context. */
     public static final class Tally {
         private final CacheSettings settings;
@@ -89,7 +111,7 @@ public final class CacheControl extends SimplePerformantInstrumentation {
     /** One resolved field: its static start, and the age its fetcher set, if any. */
     private static final class Field {
         private final CacheHints.Start start;
-        private final boolean priv;
+        private volatile boolean priv;
         private volatile Integer dynamicAge;
 
         Field(CacheHints.Start start) {
@@ -99,6 +121,11 @@ public final class CacheControl extends SimplePerformantInstrumentation {
 
         void replace(int maxAge) {
             dynamicAge = maxAge;
+        }
+
+        synchronized void restrict(CachePolicy policy) {
+            dynamicAge = dynamicAge == null ? policy.maxAge() : Math.min(dynamicAge, policy.maxAge());
+            priv |= policy.priv();
         }
 
         /** Apollo's end-of-field rule: an age set or hinted, else 0 where the field defaults to it, else none. */

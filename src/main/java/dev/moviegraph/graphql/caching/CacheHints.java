@@ -2,6 +2,7 @@ package dev.moviegraph.graphql.caching;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import graphql.execution.ExecutionStepInfo;
 import graphql.schema.GraphQLAppliedDirective;
@@ -24,6 +25,12 @@ import graphql.schema.GraphQLTypeUtil;
  */
 public final class CacheHints {
     static final String DIRECTIVE = "cacheControl";
+    /**
+     * Federation's root fields, which schema.graphqls cannot hint: {@code _entities} takes the hints of the
+     * entity types it resolves, from its fetcher ({@link CacheControl#atMost}); {@code _service} (the SDL a
+     * router reads when it composes) is never kept.
+     */
+    private static final Set<String> FEDERATION_FIELDS = Set.of("_entities", "_service");
 
     /** One hint as written; null where an argument was not given. */
     record Hint(Integer maxAge, Boolean priv, boolean inheritMaxAge) {
@@ -60,6 +67,9 @@ public final class CacheHints {
             }
             boolean root = type == schema.getQueryType();
             for (GraphQLFieldDefinition field : type.getFieldDefinitions()) {
+                if (root && FEDERATION_FIELDS.contains(field.getName())) {
+                    continue;
+                }
                 GraphQLNamedType returned = (GraphQLNamedType) GraphQLTypeUtil.unwrapAll(field.getType());
                 boolean composite = returned instanceof GraphQLCompositeType;
                 if ((root || composite) && !hint(field).present()
@@ -71,6 +81,15 @@ public final class CacheHints {
             }
         }
         return problems;
+    }
+
+    /**
+     * The policy of an object type's own hint, for a field that resolves to it without saying so
+     * statically (a router's {@code _entities}): its maxAge (0 without one) and its scope.
+     */
+    public static CachePolicy ofType(GraphQLDirectiveContainer type) {
+        Hint hint = hint(type);
+        return new CachePolicy(hint.maxAge() == null ? 0 : hint.maxAge(), Boolean.TRUE.equals(hint.priv()));
     }
 
     /** Apollo's rules for one field: the type's hint, then the field's own, which takes precedence. */

@@ -1,5 +1,18 @@
 package dev.moviegraph.graphql.wiring;
 
+import static dev.moviegraph.graphql.wiring.NodeReads.MOVIE_LISTS;
+import static dev.moviegraph.graphql.wiring.NodeReads.NODE_VIEWER;
+import static dev.moviegraph.graphql.wiring.NodeReads.PERSON_LISTS;
+import static dev.moviegraph.graphql.wiring.NodeReads.collection;
+import static dev.moviegraph.graphql.wiring.NodeReads.counted;
+import static dev.moviegraph.graphql.wiring.NodeReads.each;
+import static dev.moviegraph.graphql.wiring.NodeReads.item;
+import static dev.moviegraph.graphql.wiring.NodeReads.prefetched;
+import static dev.moviegraph.graphql.wiring.NodeReads.searchHit;
+import static dev.moviegraph.graphql.wiring.NodeReads.searchNode;
+import static dev.moviegraph.graphql.wiring.NodeReads.viewer;
+import static dev.moviegraph.graphql.wiring.NodeReads.watchEntry;
+
 import dev.moviegraph.auth.Viewer;
 import dev.moviegraph.catalog.Award;
 import dev.moviegraph.catalog.AwardWinnersRead;
@@ -8,12 +21,10 @@ import dev.moviegraph.catalog.CollectionPage;
 import dev.moviegraph.catalog.CollectionRead;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.Inputs;
-import dev.moviegraph.catalog.InvalidInputException;
 import dev.moviegraph.catalog.ItemRef.MovieRef;
 import dev.moviegraph.catalog.ItemRef.PersonRef;
 import dev.moviegraph.catalog.ItemRef.TopListRef;
 import dev.moviegraph.catalog.ItemRef.TotalRef;
-import dev.moviegraph.catalog.ItemRef;
 import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.ListRead;
 import dev.moviegraph.catalog.MonthlyStreams;
@@ -27,7 +38,6 @@ import dev.moviegraph.catalog.Paged;
 import dev.moviegraph.catalog.Part;
 import dev.moviegraph.catalog.Person;
 import dev.moviegraph.catalog.PersonId;
-import dev.moviegraph.catalog.Role;
 import dev.moviegraph.catalog.SearchHit;
 import dev.moviegraph.catalog.SearchKind;
 import dev.moviegraph.catalog.SearchQuery;
@@ -35,17 +45,12 @@ import dev.moviegraph.catalog.SearchRead;
 import dev.moviegraph.catalog.Slice;
 import dev.moviegraph.catalog.StoreUnavailableException;
 import dev.moviegraph.catalog.StreamReceipt;
-import dev.moviegraph.catalog.StreamRecord;
 import dev.moviegraph.catalog.TopList;
-import dev.moviegraph.catalog.WatchlistEntry;
 import dev.moviegraph.catalog.WatchlistOwner;
-import dev.moviegraph.catalog.Writes;
 import dev.moviegraph.graphql.caching.CacheControl;
-import dev.moviegraph.graphql.errors.ErrorHandler;
 
 import java.time.Clock;
 import java.time.YearMonth;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,14 +59,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
-import graphql.GraphQLError;
-import graphql.execution.DataFetcherResult;
 import graphql.scalars.ExtendedScalars;
+import graphql.TypeResolutionEnvironment;
 import graphql.schema.DataFetcher;
 import graphql.schema.DataFetchingEnvironment;
+import graphql.schema.GraphQLObjectType;
 import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.TypeRuntimeWiring;
-
 /**
  * Binds every field of schema.graphqls to its data fetcher and to the kinds of read it may make
  * ({@link FieldBindings}, checked against the store at start). Fetchers stay thin: they validate
@@ -80,23 +84,10 @@ public final class CatalogWiring {
     private static final Set<CatalogAccess> OWNED_READS = Set.of(CatalogAccess.OWNED_COLLECTION);
     private static final Set<CatalogAccess> NODE_READS = Set.of(CatalogAccess.ITEMS_BY_KEY,
             CatalogAccess.MOVIE_COLLECTION, CatalogAccess.PERSON_CREDITS);
+    private static final Set<CatalogAccess> ENTITY_READS = NODE_READS;
+    /** What Query._service answers: its one field, the SDL, is made from the schema. */
+    private static final Object SERVICE = new Object();
 
-    /** The types a movie, or a person, is returned as: the selection of its lists is read on these. */
-    private static final Set<String> MOVIE_TYPES = Set.of("Movie");
-    private static final Set<String> PERSON_TYPES = Set.of("Person");
-
-    private static final List<ListField> MOVIE_LISTS = List.of(
-            ListField.page("cast", Part.CAST),
-            ListField.all("directors", Part.DIRECTORS),
-            ListField.all("writers", Part.WRITERS),
-            ListField.months("streamTotals", Part.TOTALS),
-            ListField.all("awards", Part.MOVIE_AWARDS),
-            ListField.all("titles", Part.TITLES).where("region", MovieTitle.class, MovieTitle::region));
-    private static final List<ListField> PERSON_LISTS = List.of(
-            ListField.page("movies", Part.ACTED),
-            ListField.page("directed", Part.DIRECTED),
-            ListField.page("wrote", Part.WROTE),
-            ListField.all("awards", Part.PERSON_AWARDS));
 
     private static final ListField WATCHLIST = ListField.page("watchlist", Part.WATCHLIST);
 
@@ -104,16 +95,19 @@ public final class CatalogWiring {
     private final Map<String, TypeRuntimeWiring.Builder> types = new LinkedHashMap<>();
 
     private final Clock clock;
+    private final MutationFetchers mutations;
 
     /** Every field with its fetcher and the reads it may make; fields without a fetcher read their parent. */
     public CatalogWiring(Clock clock) {
         this.clock = clock;
-        field("Query", "movie", MOVIE_READS, env -> movie(env, MovieId.of(env.getArgument("id"))));
-        field("Query", "movies", MOVIE_READS, env -> each(env, MovieId::of, this::movie));
-        field("Query", "person", PERSON_READS, env -> person(env, PersonId.of(env.getArgument("id"))));
-        field("Query", "people", PERSON_READS, env -> each(env, PersonId::of, this::person));
-        field("Query", "node", NODE_READS, env -> node(env, nodeId(env.getArgument("id"))));
-        field("Query", "nodes", NODE_READS, env -> each(env, CatalogWiring::nodeId, this::node));
+        this.mutations = new MutationFetchers(clock);
+        Entities entities = new Entities(clock);
+        field("Query", "movie", MOVIE_READS, env -> NodeReads.movie(env, MovieId.of(env.getArgument("id"))));
+        field("Query", "movies", MOVIE_READS, env -> each(env, MovieId::of, NodeReads::movie));
+        field("Query", "person", PERSON_READS, env -> NodeReads.person(env, PersonId.of(env.getArgument("id"))));
+        field("Query", "people", PERSON_READS, env -> each(env, PersonId::of, NodeReads::person));
+        field("Query", "node", NODE_READS, env -> NodeReads.node(env, NodeReads.nodeId(env.getArgument("id"))));
+        field("Query", "nodes", NODE_READS, env -> each(env, NodeReads::nodeId, NodeReads::node));
         field("Query", "topMovies", BY_KEY, this::topMovies);
         field("Query", "search", Set.of(CatalogAccess.SEARCH), CatalogWiring::search);
         field("Query", "browseMovies", Set.of(CatalogAccess.MOVIE_LISTS),
@@ -130,7 +124,12 @@ public final class CatalogWiring {
                     : MovieNode.reference(known.movieId(), new MovieNode.Copy(known.title(), true, known.year()));
         });
         field("Query", "streamTotal", BY_KEY, this::streamTotal);
-        field("Query", "viewer", PARENT_ITEM, CatalogWiring::viewer);
+        field("Query", "viewer", PARENT_ITEM, NodeReads::viewer);
+        // Apollo Federation's root fields (GatewaySchema adds them): a router's entity fetches read as nodes do
+        // (Entities), plus the monthly totals by key; _service is the SDL, made once.
+        field("Query", "_entities", ENTITY_READS, entities.fetcher());
+        field("Query", "_service", PARENT_ITEM, env -> SERVICE);
+        field("_Service", "sdl", PARENT_ITEM, Subgraph.sdl());
         // Subscriptions are read as queries on every change (see LiveQueries): the same reads, and what each
         // read depends on is noted for the change feed to match.
         field("Subscription", "topMoviesChanged", BY_KEY, env -> {
@@ -167,8 +166,8 @@ public final class CatalogWiring {
         // By key, every edge's movie in one BatchGetItem: null for a movie deleted since it was listed.
         field("WatchlistEdge", "movie", BY_KEY, env -> item(env, new MovieRef(watchEntry(env).movieId()), Paths.of(env))
                 .thenApply(movie -> movie == null ? null : MovieNode.of(movie)));
-        field("Mutation", "addToWatchlist", Set.of(CatalogAccess.LIST_ENTRY), this::addToWatchlist);
-        field("Mutation", "removeFromWatchlist", Set.of(CatalogAccess.LIST_ENTRY), CatalogWiring::removeFromWatchlist);
+        field("Mutation", "addToWatchlist", Set.of(CatalogAccess.LIST_ENTRY), mutations::addToWatchlist);
+        field("Mutation", "removeFromWatchlist", Set.of(CatalogAccess.LIST_ENTRY), MutationFetchers::removeFromWatchlist);
 
         field("Movie", "id", PARENT_ITEM, env -> movieNode(env).id().value());
         field("Movie", "title", BY_KEY, movieField(Movie::title, MovieNode.Copy::title, copy -> true));
@@ -237,11 +236,11 @@ public final class CatalogWiring {
         });
         field("Mutation", "recordAward", Set.of(CatalogAccess.AWARD, CatalogAccess.ITEMS_BY_KEY), env -> {
             RequestScope scope = RequestScope.of(env);
-            return scope.writer().recordAward(award(env), scope.context(List.of(Paths.of(env))));
+            return scope.writer().recordAward(mutations.award(env), scope.context(List.of(Paths.of(env))));
         });
         field("Mutation", "removeAward", Set.of(CatalogAccess.AWARD), env -> {
             RequestScope scope = RequestScope.of(env);
-            return scope.writer().removeAward(award(env), scope.context(List.of(Paths.of(env))));
+            return scope.writer().removeAward(mutations.award(env), scope.context(List.of(Paths.of(env))));
         });
 
         field("MonthlyStreams", "movie", PARENT_ITEM, env -> {
@@ -252,18 +251,18 @@ public final class CatalogWiring {
         field("MonthlyStreams", "streams", PARENT_ITEM, env -> ((MonthlyStreams) env.getSource()).streams());
 
         field("Mutation", "putMovie", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
-                CatalogAccess.MOVIE_COLLECTION), this::putMovie);
+                CatalogAccess.MOVIE_COLLECTION), mutations::putMovie);
         field("Mutation", "putPerson", Set.of(CatalogAccess.PUT_ENTITY, CatalogAccess.ITEMS_BY_KEY,
-                CatalogAccess.PERSON_CREDITS), this::putPerson);
-        field("Mutation", "castActor", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY), this::castActor);
-        field("Mutation", "uncastActor", Set.of(CatalogAccess.CREDIT), this::uncredit);
+                CatalogAccess.PERSON_CREDITS), mutations::putPerson);
+        field("Mutation", "castActor", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY), mutations::castActor);
+        field("Mutation", "uncastActor", Set.of(CatalogAccess.CREDIT), mutations::uncredit);
         field("Mutation", "creditCrew", Set.of(CatalogAccess.CREDIT, CatalogAccess.ITEMS_BY_KEY,
-                CatalogAccess.MOVIE_COLLECTION), this::creditCrew);
-        field("Mutation", "uncreditCrew", Set.of(CatalogAccess.CREDIT), this::uncredit);
+                CatalogAccess.MOVIE_COLLECTION), mutations::creditCrew);
+        field("Mutation", "uncreditCrew", Set.of(CatalogAccess.CREDIT), mutations::uncredit);
         field("Mutation", "deleteMovie", Set.of(CatalogAccess.DELETE_MOVIE, CatalogAccess.MOVIE_COLLECTION),
-                this::deleteMovie);
+                mutations::deleteMovie);
         field("Mutation", "recordStream", Set.of(CatalogAccess.RECORD_STREAM, CatalogAccess.ITEMS_BY_KEY),
-                this::recordStream);
+                mutations::recordStream);
         for (String name : List.of("streamId", "month", "counted", "total")) {
             field("StreamReceipt", name, PARENT_ITEM, null);
         }
@@ -308,6 +307,17 @@ public final class CatalogWiring {
         return bindings;
     }
 
+    /** The object type of a node or an entity this wiring made. */
+    private static GraphQLObjectType objectType(TypeResolutionEnvironment env) {
+        Object node = env.getObject();
+        String type = node instanceof MovieNode ? "Movie" : node instanceof PersonNode ? "Person"
+                : node instanceof WatchlistOwner ? "Viewer" : node instanceof MonthlyStreams ? "MonthlyStreams" : null;
+        if (type == null) {
+            throw new IllegalStateException("Not a Movie, Person, Viewer or MonthlyStreams: " + node);
+        }
+        return env.getSchema().getObjectType(type);
+    }
+
     public RuntimeWiring runtimeWiring() {
         RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring()
                 .scalar(ExtendedScalars.Date)
@@ -315,101 +325,11 @@ public final class CatalogWiring {
                 .scalar(ExtendedScalars.DateTime)
                 .scalar(YearMonthScalar.INSTANCE);
         types.values().forEach(wiring::type);
-        // A movie or a person, for the two abstract types that name both.
-        for (String abstractType : List.of("SearchResult", "Node")) {
-            wiring.type(TypeRuntimeWiring.newTypeWiring(abstractType).typeResolver(env -> {
-                Object node = env.getObject();
-                String type = node instanceof MovieNode ? "Movie" : node instanceof PersonNode ? "Person"
-                        : node instanceof WatchlistOwner ? "Viewer" : null;
-                if (type == null) {
-                    throw new IllegalStateException("Not a Movie, Person or Viewer: " + node);
-                }
-                return env.getSchema().getObjectType(type);
-            }));
+        // A movie, a person or a viewer, for the abstract types that name them (and _Entity's totals too).
+        for (String abstractType : List.of("SearchResult", "Node", "_Entity")) {
+            wiring.type(TypeRuntimeWiring.newTypeWiring(abstractType).typeResolver(CatalogWiring::objectType));
         }
         return wiring.build();
-    }
-
-    // ---- Query
-
-    /** A root movie, read together with the parts of its collection the selection asks for. */
-    private CompletableFuture<MovieNode> movie(DataFetchingEnvironment env, MovieId id) {
-        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
-        return owner(env, CollectionRead.movie(id, true, parts), new MovieRef(id))
-                .thenApply(found -> found.item() == null ? null
-                        : new MovieNode(id, (Movie) found.item(), null, found.prefetched()));
-    }
-
-    /** A root person, read together with the credit lists the selection asks for. */
-    private CompletableFuture<PersonNode> person(DataFetchingEnvironment env, PersonId id) {
-        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_TYPES, PERSON_LISTS);
-        return owner(env, CollectionRead.person(id, true, parts), new PersonRef(id))
-                .thenApply(found -> found.item() == null ? null
-                        : new PersonNode(id, (Person) found.item(), null, found.prefetched()));
-    }
-
-    /**
-     * The id of a Relay node: IMDb's prefix says its kind, tt a movie and nm a person, each checked as
-     * movie and person check it (a malformed one is BAD_USER_INPUT); null for an id of no known kind,
-     * for which Relay expects node to answer null.
-     */
-    private static Record nodeId(String id) {
-        if (id.startsWith("tt")) {
-            return MovieId.of(id);
-        }
-        if (id.startsWith(NODE_VIEWER)) {
-            return id.length() > NODE_VIEWER.length() ? WatchlistOwner.of(id.substring(NODE_VIEWER.length())) : null;
-        }
-        return id.startsWith("nm") ? PersonId.of(id) : null;
-    }
-
-    /** A root node: read as the movie or the person it names is read (null without a kind). */
-    private CompletableFuture<Object> node(DataFetchingEnvironment env, Record id) {
-        if (id instanceof MovieId movie) {
-            return movie(env, movie).thenApply(node -> node);
-        }
-        if (id instanceof PersonId person) {
-            return person(env, person).thenApply(node -> node);
-        }
-        // Whoever's it is, made without a read: the owner rule answers its fields, or refuses them. Node's
-        // static hint (public, 300 s) is the movie's and the person's: a viewer's answer is never kept.
-        if (id instanceof WatchlistOwner viewer) {
-            CacheControl.noStore(env);
-            return CompletableFuture.completedFuture(viewer);
-        }
-        return CompletableFuture.completedFuture(null);
-    }
-
-    /** An owner item and the parts prefetched with it. */
-    private record Owner(Record item, Map<Part, Prefetched> prefetched) {
-    }
-
-    /** The item alone by key (batched with its level), or its collection read when parts are wanted. */
-    private static CompletableFuture<Owner> owner(DataFetchingEnvironment env, CollectionRead read, ItemRef<?> ref) {
-        if (read.parts().isEmpty()) {
-            return item(env, ref, Paths.of(env)).thenApply(item -> new Owner(item, Map.of()));
-        }
-        CompletableFuture<CollectionPage> page = collection(env, read);
-        return page.thenApply(found -> new Owner(found.owner(), prefetched(read, page)));
-    }
-
-    /** The collection read of a node at this field's path, naming the list fields it answers too. */
-    private static CompletableFuture<CollectionPage> collection(DataFetchingEnvironment env, CollectionRead read) {
-        String path = Paths.of(env);
-        List<String> paths = new ArrayList<>();
-        paths.add(path);
-        for (ListField list : read.collection() == Part.Collection.MOVIE ? MOVIE_LISTS : PERSON_LISTS) {
-            if (read.parts().containsKey(list.part())) {
-                paths.add(path + "." + list.field());
-            }
-        }
-        return Loaders.collections(env, read).load(read, paths);
-    }
-
-    private static Map<Part, Prefetched> prefetched(CollectionRead read, CompletableFuture<CollectionPage> page) {
-        Map<Part, Prefetched> prefetched = new LinkedHashMap<>();
-        read.parts().forEach((part, slice) -> prefetched.put(part, new Prefetched(slice, page)));
-        return prefetched;
     }
 
     private CompletableFuture<List<MonthlyStreams>> topMovies(DataFetchingEnvironment env) {
@@ -442,9 +362,6 @@ public final class CatalogWiring {
         return scope.catalog().awardWinners(read, scope.context(List.of(Paths.of(env))));
     }
 
-    private Award award(DataFetchingEnvironment env) {
-        return Writes.award(Arguments.argument(env, "input", Arguments.AwardInput.class).toAward(), clock);
-    }
 
     /** One page of a movie list: one index Query. */
     private static CompletableFuture<Page<SearchHit>> list(DataFetchingEnvironment env, MovieList list) {
@@ -453,144 +370,11 @@ public final class CatalogWiring {
         return scope.catalog().list(read, scope.context(List.of(Paths.of(env))));
     }
 
-    private static SearchHit searchHit(DataFetchingEnvironment env) {
-        return ((Page.Entry<?>) env.getSource()).node() instanceof SearchHit hit ? hit : null;
-    }
-
-    /**
-     * A result as the node of its type, with the fields its search entry carries; the lists its selection
-     * asks for are read together, one collection read per result (all results' at one level together).
-     */
-    private static Object searchNode(DataFetchingEnvironment env, SearchHit hit) {
-        if (hit.kind() == SearchKind.MOVIE) {
-            MovieId id = MovieId.of(hit.id());
-            MovieNode.Copy copy = hit.rating() == null ? new MovieNode.Copy(hit.name(), true, hit.year())
-                    : new MovieNode.Copy(hit.name(), true, hit.year(), true, hit.rating().averageRating(),
-                    hit.rating().numVotes());
-            Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
-            if (parts.isEmpty()) {
-                return MovieNode.reference(id, copy);
-            }
-            CollectionRead read = CollectionRead.movie(id, counted(env), parts);
-            return new MovieNode(id, null, copy, prefetched(read, collection(env, read)));
-        }
-        PersonId id = PersonId.of(hit.id());
-        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), PERSON_TYPES, PERSON_LISTS);
-        if (parts.isEmpty()) {
-            return PersonNode.reference(id, hit.name());
-        }
-        CollectionRead read = CollectionRead.person(id, counted(env), parts);
-        return new PersonNode(id, null, hit.name(), prefetched(read, collection(env, read)));
-    }
-
-    /** Whether a list of this node asks for its totalCount, which its owner item keeps. */
-    private static boolean counted(DataFetchingEnvironment env) {
-        return env.getSelectionSet().contains("*/totalCount");
-    }
-
     private CompletableFuture<MonthlyStreams> streamTotal(DataFetchingEnvironment env) {
         MovieId movieId = MovieId.of(env.getArgument("movieId"));
         YearMonth month = env.getArgument("month");
         CacheControl.forMonth(env, month, YearMonth.now(clock));
         return item(env, new TotalRef(movieId, month), Paths.of(env));
-    }
-
-    // ---- Mutation
-
-    private CompletableFuture<MovieNode> putMovie(DataFetchingEnvironment env) {
-        Movie movie = Writes.movie(Arguments.argument(env, "input", Arguments.MovieInput.class).movie(), clock);
-        RequestScope scope = RequestScope.of(env);
-        return scope.writer().putMovie(movie, scope.context(List.of(Paths.of(env)))).thenApply(MovieNode::of);
-    }
-
-    private CompletableFuture<PersonNode> putPerson(DataFetchingEnvironment env) {
-        Person person = Writes.person(Arguments.argument(env, "input", Arguments.PersonInput.class).person(), clock);
-        RequestScope scope = RequestScope.of(env);
-        return scope.writer().putPerson(person, scope.context(List.of(Paths.of(env)))).thenApply(PersonNode::of);
-    }
-
-    private CompletableFuture<Credit> castActor(DataFetchingEnvironment env) {
-        Arguments.Casting casting = Arguments.arguments(env, Arguments.Casting.class);
-        RequestScope scope = RequestScope.of(env);
-        return scope.writer().credit(MovieId.of(casting.movieId()), PersonId.of(casting.actorId()), Role.CAST,
-                Writes.characters(casting.characters()), Writes.billing(casting.billing()),
-                scope.context(List.of(Paths.of(env))));
-    }
-
-    private CompletableFuture<Credit> creditCrew(DataFetchingEnvironment env) {
-        Arguments.Crediting crediting = Arguments.arguments(env, Arguments.Crediting.class);
-        RequestScope scope = RequestScope.of(env);
-        return scope.writer().credit(MovieId.of(crediting.movieId()), PersonId.of(crediting.personId()),
-                Role.valueOf(crediting.role()), List.of(), null, scope.context(List.of(Paths.of(env))));
-    }
-
-    /** uncastActor (the person is actorId, the role CAST) or uncreditCrew (personId, a crew role). */
-    private CompletableFuture<Boolean> uncredit(DataFetchingEnvironment env) {
-        Arguments.Crediting crediting = Arguments.arguments(env, Arguments.Crediting.class);
-        boolean cast = crediting.actorId() != null;
-        RequestScope scope = RequestScope.of(env);
-        return scope.writer().uncredit(MovieId.of(crediting.movieId()),
-                PersonId.of(cast ? crediting.actorId() : crediting.personId()),
-                cast ? Role.CAST : Role.valueOf(crediting.role()), scope.context(List.of(Paths.of(env))));
-    }
-
-    private CompletableFuture<Boolean> deleteMovie(DataFetchingEnvironment env) {
-        MovieId movieId = MovieId.of(env.getArgument("id"));
-        RequestScope scope = RequestScope.of(env);
-        return scope.writer().deleteMovie(movieId, scope.context(List.of(Paths.of(env))));
-    }
-
-    private CompletableFuture<StreamReceipt> recordStream(DataFetchingEnvironment env) {
-        StreamRecord stream = Writes.stream(Arguments.argument(env, "input", Arguments.StreamInput.class).stream(), clock);
-        RequestScope scope = RequestScope.of(env);
-        return scope.writer().recordStream(stream, scope.context(List.of(Paths.of(env))));
-    }
-
-    // ---- the signed-in viewer
-
-    /** A Viewer's Relay id: this prefix, then the token's subject. */
-    private static final String NODE_VIEWER = "viewer:";
-
-    /** The request's signed-in viewer as the owner of their collection; null when nobody is signed in. */
-    private static WatchlistOwner viewer(DataFetchingEnvironment env) {
-        Viewer viewer = env.getGraphQlContext().get(Viewer.class);
-        return viewer == null || !viewer.signedIn() ? null : WatchlistOwner.of(viewer.subject());
-    }
-
-    /** The signed-in viewer's subject; the @auth rule of every field that calls it has made sure there is one. */
-    private static String signedIn(DataFetchingEnvironment env) {
-        WatchlistOwner viewer = viewer(env);
-        if (viewer == null) {
-            throw new IllegalStateException("A viewer's field ran without a signed-in viewer: its @auth rule is missing");
-        }
-        return viewer.viewerId();
-    }
-
-    private static WatchlistEntry watchEntry(DataFetchingEnvironment env) {
-        return (WatchlistEntry) ((Page.Entry<?>) env.getSource()).node();
-    }
-
-    /** One transaction: the movie checked, the entry put if new, the count up; an entry already there is answered as it is. */
-    private CompletableFuture<Page.Entry<WatchlistEntry>> addToWatchlist(DataFetchingEnvironment env) {
-        String viewerId = signedIn(env);
-        MovieId movieId = MovieId.of(env.getArgument("movieId"));
-        // Milliseconds: what the newest-first key keeps, so the entry and its key say the same instant.
-        WatchlistEntry entry = new WatchlistEntry(viewerId, movieId,
-                clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
-        RequestScope scope = RequestScope.of(env);
-        return scope.writer().addEntry(Part.WATCHLIST, viewerId, entry, new MovieRef(movieId),
-                        scope.context(List.of(Paths.of(env))))
-                .thenApply(stored -> new Page.Entry<>(() -> scope.catalog().cursor(Part.WATCHLIST, stored),
-                        (WatchlistEntry) stored));
-    }
-
-    /** One transaction, no read: the entry deleted if there, the count down with it. */
-    private static CompletableFuture<Boolean> removeFromWatchlist(DataFetchingEnvironment env) {
-        String viewerId = signedIn(env);
-        MovieId movieId = MovieId.of(env.getArgument("movieId"));
-        RequestScope scope = RequestScope.of(env);
-        return scope.writer().removeEntry(Part.WATCHLIST, viewerId, new WatchlistEntry(viewerId, movieId, null),
-                scope.context(List.of(Paths.of(env))));
     }
 
     // ---- Movie and Person
@@ -669,50 +453,4 @@ public final class CatalogWiring {
         return env.getSource();
     }
 
-    private static <T extends Record> CompletableFuture<T> item(DataFetchingEnvironment env, ItemRef<T> ref, String path) {
-        return Loaders.items(env).load(ref, List.of(path)).thenApply(found -> ref.type().cast(found));
-    }
-
-    @FunctionalInterface
-    private interface Root<I, N> {
-        CompletableFuture<N> read(DataFetchingEnvironment env, I id);
-    }
-
-    /** A list of roots by id ({@code movies}, {@code people}, {@code nodes}), each read as its root alone is. */
-    private static <I, N> CompletableFuture<DataFetcherResult<List<N>>> each(DataFetchingEnvironment env,
-                                                                            Function<String, I> parse, Root<I, N> root) {
-        List<String> raw = env.getArgument("ids");
-        if (raw.size() > MAX_IDS) {
-            throw new InvalidInputException("At most " + MAX_IDS + " ids per request, got " + raw.size());
-        }
-        List<I> ids = new ArrayList<>(raw.size());
-        raw.forEach(id -> ids.add(parse.apply(id)));
-        return eachOrError(env, ids.stream().map(id -> root.read(env, id)).toList());
-    }
-
-    /**
-     * The list of every element's outcome: an element that failed (its key never processed, say) is null
-     * with its own error at its own index, and the others keep their data.
-     */
-    private static <T> CompletableFuture<DataFetcherResult<List<T>>> eachOrError(DataFetchingEnvironment env,
-                                                                                 List<CompletableFuture<T>> futures) {
-        CompletableFuture<?>[] settled = futures.stream().map(f -> f.handle((value, failure) -> null))
-                .toArray(CompletableFuture[]::new);
-        return CompletableFuture.allOf(settled).thenApply(ignored -> {
-            List<T> data = new ArrayList<>(futures.size());
-            List<GraphQLError> errors = new ArrayList<>();
-            for (int i = 0; i < futures.size(); i++) {
-                CompletableFuture<T> future = futures.get(i);
-                if (future.isCompletedExceptionally()) {
-                    data.add(null);
-                    Throwable failure = future.handle((value, e) -> e).join();
-                    errors.add(ErrorHandler.errorFor(failure, env.getExecutionStepInfo().getPath().segment(i),
-                            env.getField().getSourceLocation()));
-                } else {
-                    data.add(future.join());
-                }
-            }
-            return DataFetcherResult.<List<T>>newResult().data(data).errors(errors).build();
-        });
-    }
 }

@@ -14,8 +14,10 @@ import java.time.Clock;
 import java.util.List;
 
 import graphql.schema.GraphQLSchema;
+import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.SchemaGenerator;
 import graphql.schema.idl.SchemaParser;
+import graphql.schema.idl.TypeDefinitionRegistry;
 
 /**
  * The executable schema, built once at start: schema.graphqls wired to the catalog's fetchers
@@ -61,8 +63,10 @@ public final class GatewaySchema {
 
     private static GatewaySchema of(String schemaText, List<AccessPattern> accessPatterns, Clock clock) {
         CatalogWiring wiring = new CatalogWiring(clock);
-        GraphQLSchema schema = new SchemaGenerator()
-                .makeExecutableSchema(new SchemaParser().parse(schemaText), wiring.runtimeWiring());
+        TypeDefinitionRegistry registry = new SchemaParser().parse(schemaText);
+        // An Apollo Federation 2 subgraph: the definitions its @link names, _entities and _service (Subgraph).
+        RuntimeWiring runtime = Subgraph.federate(registry, wiring.runtimeWiring());
+        GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(registry, runtime);
         wiring.bindings().verify(schema, accessPatterns);
         StandIns.requireBuildable();
         List<String> unhinted = CacheHints.problems(schema);
