@@ -8,6 +8,7 @@ import static dev.moviegraph.support.PersistedRequests.register;
 import static dev.moviegraph.support.PersistedRequests.sha256;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
@@ -38,6 +39,9 @@ class TrustedDocumentsTest {
     private static final String RELAY_ID = "5a1f9c0d2e7b";
     private static final String RELAY_QUERY = "query RelayMovie($id: ID!) {\n  movie(id: $id) {\n    title\n  }\n}";
     private static final String UNLISTED = "query Other($id: ID!) { movie(id: $id) { title year } }";
+    /** A router's entity fetch, as Apollo Router writes them for a client's operation: listed like any other. */
+    private static final String ROUTER_FETCH = "query Reviews__moviegraph__1($representations:[_Any!]!){_entities("
+            + "representations:$representations){...on Movie{title}}}";
     private static final Map<String, Object> SHAWSHANK = Map.of("id", "tt0111161");
     private static final String TITLE = "The Shawshank Redemption";
 
@@ -53,8 +57,10 @@ class TrustedDocumentsTest {
     static void start() throws IOException {
         Path apolloManifest = Files.writeString(dir.resolve("apollo.json"), """
                 {"format": "apollo-persisted-query-manifest", "version": 1, "operations": [
-                  {"id": "%s", "name": "GetMovie", "type": "query", "body": "%s"}
-                ]}""".formatted(sha256(APOLLO_QUERY), APOLLO_QUERY.replace("\"", "\\\"")));
+                  {"id": "%s", "name": "GetMovie", "type": "query", "body": "%s"},
+                  {"id": "%s", "name": "Reviews__moviegraph__1", "type": "query", "body": "%s"}
+                ]}""".formatted(sha256(APOLLO_QUERY), APOLLO_QUERY.replace("\"", "\\\""), sha256(ROUTER_FETCH),
+                ROUTER_FETCH));
         Path relayManifest = Files.writeString(dir.resolve("relay.json"),
                 "{\"" + RELAY_ID + "\": \"" + RELAY_QUERY.replace("\n", "\\n") + "\"}");
         dynamo = EmbeddedDynamo.ephemeral(true);
@@ -115,6 +121,23 @@ class TrustedDocumentsTest {
         assertTitle(getDocumentId(relay, RELAY_ID, SHAWSHANK));
         assertTitle(postHash(relay, sha256(RELAY_QUERY), SHAWSHANK));
         assertTitle(text(relay, RELAY_QUERY));
+    }
+
+    @Test
+    void aRoutersEntityFetchRunsWhenListedAndIsRefusedWhenNot() {
+        Map<String, Object> representations = Map.of("representations",
+                List.of(Map.of("__typename", "Movie", "id", "tt0111161")));
+
+        Response listed = apollo.query(ROUTER_FETCH, representations);
+        Response unlisted = apollo.query(ROUTER_FETCH.replace("{title}", "{title year}"), representations);
+
+        assertEquals(200, listed.status(), listed.raw().body());
+        assertEquals(TITLE, listed.data().path("_entities").get(0).path("title").asText(), listed.raw().body());
+        assertRefused(403, "QUERY_NOT_IN_SAFELIST", unlisted);
+        // the SDL a router composes from is schema, as introspection is: it runs where introspection does
+        assertTrue(apollo.query("{ _service { sdl } }").data().path("_service").path("sdl").asText()
+                .contains("@key"));
+        assertRefused(403, "QUERY_NOT_IN_SAFELIST", relay.query("{ _service { sdl } }"));
     }
 
     @Test

@@ -188,13 +188,18 @@ public final class PersistedDocuments {
         }
     }
 
-    /** Every operation selects only introspection fields (__schema, __type, __typename) at its root. */
+    /**
+     * Every operation selects only introspection fields (__schema, __type, __typename) at its root, or
+     * Federation's {@code _service} (the schema's SDL, which a router's composition reads as GraphiQL reads
+     * introspection).
+     */
     private static boolean introspects(Document document) {
         List<OperationDefinition> operations = document.getDefinitionsOfType(OperationDefinition.class);
         return !operations.isEmpty() && operations.stream().allMatch(operation ->
                 operation.getOperation() == OperationDefinition.Operation.QUERY
                         && operation.getSelectionSet().getSelections().stream()
-                        .allMatch(selection -> selection instanceof Field field && field.getName().startsWith("__")));
+                        .allMatch(selection -> selection instanceof Field field
+                                && (field.getName().startsWith("__") || field.getName().equals("_service"))));
     }
 
     /** The lower-case hexadecimal SHA-256 of the text's UTF-8 bytes, as Apollo's links compute it. */

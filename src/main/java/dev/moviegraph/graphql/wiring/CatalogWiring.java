@@ -3,7 +3,6 @@ package dev.moviegraph.graphql.wiring;
 import static dev.moviegraph.graphql.wiring.NodeReads.MOVIE_LISTS;
 import static dev.moviegraph.graphql.wiring.NodeReads.NODE_VIEWER;
 import static dev.moviegraph.graphql.wiring.NodeReads.PERSON_LISTS;
-import static dev.moviegraph.graphql.wiring.NodeReads.collection;
 import static dev.moviegraph.graphql.wiring.NodeReads.counted;
 import static dev.moviegraph.graphql.wiring.NodeReads.each;
 import static dev.moviegraph.graphql.wiring.NodeReads.item;
@@ -66,6 +65,7 @@ import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.GraphQLObjectType;
 import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.TypeRuntimeWiring;
+
 /**
  * Binds every field of schema.graphqls to its data fetcher and to the kinds of read it may make
  * ({@link FieldBindings}, checked against the store at start). Fetchers stay thin: they validate

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import graphql.schema.DataFetchingEnvironment;
+
 /**
  * The fetchers of the mutations: each validates its input, then makes its write in one transaction
  * through the request's writer ({@link RequestScope}), naming the field it serves.

@@ -33,6 +33,7 @@ import java.util.function.Function;
 import graphql.GraphQLError;
 import graphql.execution.DataFetcherResult;
 import graphql.schema.DataFetchingEnvironment;
+
 /**
  * How a movie, a person or a viewer becomes a node: read by id at the root ({@code movie}, {@code nodes},
  * a router's {@code _entities}), or made from a search or list entry with what it carries. A node read at
