@@ -115,6 +115,8 @@ class FederationSubgraphTest {
 
         assertTrue(run.response().errors().isMissingNode(), run.response().raw().body());
         assertEquals(List.of("BatchGetItem", "BatchGetItem"), run.operations(), "200 keys: two batches of 100, types mixed");
+        assertEquals(2, run.response().body().path("extensions").path("cost").path("requests").asInt(),
+                "the receipt counts the router's fetch as any request's");
         JsonNode entities = run.response().data().path("_entities");
         assertEquals(200, entities.size());
         JsonNode direct = client.query("query($ids: [ID!]!) { movies(ids: $ids) { id title year } }",
@@ -270,6 +272,18 @@ class FederationSubgraphTest {
 
         assertEquals("LIMIT_EXCEEDED", run.response().firstErrorCode(), run.response().raw().body());
         assertEquals(400, run.response().status());
+        assertEquals(List.of(), run.operations());
+    }
+
+    @Test
+    void moreThanAThousandRepresentationsInOneFetchIsABadRequest() {
+        List<Map<String, Object>> representations = new ArrayList<>();
+        for (int i = 0; i <= 1000; i++) {
+            representations.add(movie(String.format("tt7%06d", i)));
+        }
+        Run run = refused("query($r: [_Any!]!) { _entities(representations: $r) { __typename } }", Map.of("r", representations));
+
+        assertTrue(run.response().raw().body().contains("At most 1000 representations"), run.response().raw().body());
         assertEquals(List.of(), run.operations());
     }
 

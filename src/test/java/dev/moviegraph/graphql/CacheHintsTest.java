@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.moviegraph.graphql.caching.CacheHints;
 import dev.moviegraph.graphql.caching.CachePolicy;
 import dev.moviegraph.graphql.wiring.CatalogWiring;
+import dev.moviegraph.graphql.wiring.GatewaySchema;
 import dev.moviegraph.metrics.GatewayMetrics;
 
 import java.io.IOException;
@@ -48,8 +49,7 @@ class CacheHintsTest {
 
     @Test
     void theShippedSchemaHasEveryHintItNeeds() throws IOException {
-        GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(new SchemaParser().parse(shipped()),
-                new CatalogWiring(Clock.systemUTC()).runtimeWiring());
+        GraphQLSchema schema = GatewaySchema.unchecked(shipped(), new CatalogWiring(Clock.systemUTC()).runtimeWiring());
 
         assertEquals(List.of(), CacheHints.problems(schema));
     }
@@ -89,8 +89,8 @@ class CacheHintsTest {
 
     @Test
     void aShippedTypeWithoutItsHintStopsTheStartNamingTheFieldsThatReturnIt() throws IOException {
-        String withoutMovieHint = shipped().replace("type Movie implements Node @cacheControl(maxAge: 300) {",
-                "type Movie implements Node {");
+        String withoutMovieHint = shipped().replace("type Movie implements Node @key(fields: \"id\") @cacheControl(maxAge: 300) {",
+                "type Movie implements Node @key(fields: \"id\") {");
 
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> GraphQLService.builder(
                 StubCatalog.complete(Set.of()), new GatewayMetrics()).schema(withoutMovieHint).build());

@@ -63,10 +63,7 @@ public final class GatewaySchema {
 
     private static GatewaySchema of(String schemaText, List<AccessPattern> accessPatterns, Clock clock) {
         CatalogWiring wiring = new CatalogWiring(clock);
-        TypeDefinitionRegistry registry = new SchemaParser().parse(schemaText);
-        // An Apollo Federation 2 subgraph: the definitions its @link names, _entities and _service (Subgraph).
-        RuntimeWiring runtime = Subgraph.federate(registry, wiring.runtimeWiring());
-        GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(registry, runtime);
+        GraphQLSchema schema = unchecked(schemaText, wiring.runtimeWiring());
         wiring.bindings().verify(schema, accessPatterns);
         StandIns.requireBuildable();
         List<String> unhinted = CacheHints.problems(schema);
@@ -80,6 +77,16 @@ public final class GatewaySchema {
                     + String.join("; ", unguarded));
         }
         return new GatewaySchema(AuthRules.enforceOwners(schema));
+    }
+
+    /**
+     * A schema text made executable with {@code wiring} as the server makes it (an Apollo Federation 2
+     * subgraph: the definitions its @link names, {@code _entities} and {@code _service}; see {@link Subgraph}),
+     * and none of the checks: for tests of one check, and tools.
+     */
+    public static GraphQLSchema unchecked(String schemaText, RuntimeWiring wiring) {
+        TypeDefinitionRegistry registry = new SchemaParser().parse(schemaText);
+        return new SchemaGenerator().makeExecutableSchema(registry, Subgraph.federate(registry, wiring));
     }
 
     public GraphQLSchema schema() {
