@@ -17,6 +17,9 @@
 //   --apq                moviegraph's data source sends APQ (apq: true); a runs a second time (aAgain)
 //   --only=a,b,...       run only these of a, b, c, d (to count one operation's DynamoDB requests)
 //   --hive               also run a, b and c through Hive Gateway (its runtime, on the same supergraph): e
+//   --bookmarks=ID,ID    compose a third subgraph (bookmarks-subgraph.mjs) that adds Node.bookmarked through
+//                        @interfaceObject, with these node ids bookmarked, and run f: { bookmarks { ... } } (the
+//                        router asks moviegraph's _entities with Node representations) and g: a movie's bookmarked
 // (e) Hive Gateway's runtime is configured as its users do: propagateHeaders forwards the same headers,
 // useCustomFetch records what it sends. Prints one JSON line; a composition that fails prints it too (composition.errors) and exits 1.
 import { composeServices } from '@apollo/composition';
@@ -27,6 +30,7 @@ import { parse } from 'graphql';
 import { randomBytes } from 'node:crypto';
 
 import { report } from './recording-fetch.mjs';
+import { startBookmarks } from './bookmarks-subgraph.mjs';
 import { startReviews } from './reviews-subgraph.mjs';
 
 /** Headers a gateway deployment forwards from the client to every subgraph. */
@@ -177,6 +181,8 @@ async function through(gatewayUrl, query, variables = {}, headers = {}) {
 
 report(async () => {
   const reviews = await startReviews(movieIds, reviewCount);
+  const bookmarkIds = option('bookmarks')?.split(',') ?? null;
+  const bookmarks = bookmarkIds ? await startBookmarks(bookmarkIds) : null;
   let gateway = null;
   let hive = null;
   try {
@@ -184,6 +190,9 @@ report(async () => {
       { name: 'moviegraph', url: endpoint, typeDefs: parse(await sdlOf('moviegraph', endpoint)) },
       { name: 'reviews', url: reviews.url, typeDefs: parse(await sdlOf('reviews', reviews.url)) },
     ];
+    if (bookmarks) {
+      services.push({ name: 'bookmarks', url: bookmarks.url, typeDefs: parse(await sdlOf('bookmarks', bookmarks.url)) });
+    }
     const composed = composeServices(services);
     const composition = {
       ok: !composed.errors,
@@ -193,7 +202,7 @@ report(async () => {
     const result = {
       composition,
       traceparent,
-      subgraphs: { moviegraph: endpoint, reviews: reviews.url },
+      subgraphs: { moviegraph: endpoint, reviews: reviews.url, ...(bookmarks ? { bookmarks: bookmarks.url } : {}) },
       reviews: reviews.reviews.map(({ id, score, movieId }) => ({ id, score, movieId })),
       operations: {},
     };
@@ -227,6 +236,12 @@ report(async () => {
     if (apq && only.includes('a')) {
       ops.aAgain = await through(gateway.url, movieWithReviews, { id: movieIds[0] });
     }
+    if (bookmarks) {
+      ops.f = await through(gateway.url, `query Bookmarks_${run} { bookmarks { __typename id bookmarked`
+        + ' ... on Movie { title } ... on Person { name } } }');
+      ops.g = await through(gateway.url, `query MovieBookmarked_${run}($id: ID!) { movie(id: $id) { title bookmarked } }`,
+        { id: movieIds[0] });
+    }
     if (has('hive')) {
       hive = await startHive(composed.supergraphSdl, result.subgraphs);
       ops.e = {
@@ -239,6 +254,7 @@ report(async () => {
   } finally {
     await hive?.stop();
     await gateway?.stop();
+    await bookmarks?.stop();
     await reviews.stop();
   }
 }).then(() => process.exit(process.exitCode ?? 0));

@@ -45,7 +45,9 @@ import org.junit.jupiter.api.Test;
  * Cache-Control honours moviegraph's 300 s hint; moviegraph answers the router's automatic persisted
  * queries (the hash alone the second time); and the headers a gateway forwards do their work in
  * moviegraph: the client's token signs the viewer in, and the client's traceparent is the parent of
- * moviegraph's operation spans. Hive Gateway's runtime, on the same supergraph, gives the same answers.
+ * moviegraph's operation spans. Hive Gateway's runtime, on the same supergraph, gives the same answers. A
+ * third subgraph (bookmarks-subgraph.mjs) adds a field to every node through the Node entity interface
+ * ({@code @interfaceObject}): the router resolves its bare node ids to movies and people through moviegraph.
  */
 class FederationRouterTest {
     private static final String ISSUER = "moviegraph-federation";
@@ -192,6 +194,44 @@ class FederationRouterTest {
                 assertEquals(traceparent, request.path("headers").path("traceparent").asText(), request.toString());
             }
         }
+    }
+
+    @Test
+    void aSubgraphThatAddsAFieldToEveryNodeGetsMoviesAndPeopleResolvedByIdAloneThroughTheNodeInterface() {
+        // bookmarks-subgraph.mjs knows only Node ids (@interfaceObject): the router asks moviegraph which type each is
+        String personId = server.sample().people().get(0).id().value();
+        List<String> bookmarked = List.of(ids.get(1), personId, ids.get(0));
+        server.counter().reset();
+        NodeScripts.Result result = NodeScripts.run("federation.mjs", endpoint(server.port()), String.join(",", ids),
+                "--only=none", "--bookmarks=" + String.join(",", bookmarked));
+        List<String> operations = server.counter().operations();
+
+        assertEquals(0, result.exitCode(), result.toString());
+        assertComposed(result.json());
+        JsonNode f = result.json().path("operations").path("f");
+        assertNoErrors(f);
+        JsonNode nodes = client.query("query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Movie { title }"
+                + " ... on Person { name } } }", Map.of("ids", bookmarked)).data().path("nodes");
+        JsonNode routed = f.path("data").path("bookmarks");
+        assertEquals(3, routed.size(), f.toString());
+        for (int i = 0; i < 3; i++) {
+            JsonNode node = routed.get(i);
+            assertTrue(node.path("bookmarked").asBoolean(), f.toString());
+            for (String field : List.of("__typename", "id", "title", "name")) {
+                assertEquals(nodes.get(i).path(field), node.path(field), "as nodes(ids:) answers: " + f);
+            }
+        }
+        List<JsonNode> toMoviegraph = requestsTo(f, "moviegraph");
+        assertEquals(1, toMoviegraph.size(), f.toString());
+        toMoviegraph.get(0).path("representations").forEach(representation ->
+                assertEquals("Node", representation.path("__typename").asText(), "by the interface alone: " + f));
+        // moviegraph's movie, then its bookmarked from the other subgraph, keyed by the same id
+        JsonNode g = result.json().path("operations").path("g");
+        assertNoErrors(g);
+        assertEquals(title(ids.get(0)), g.path("data").path("movie").path("title").asText(), g.toString());
+        assertTrue(g.path("data").path("movie").path("bookmarked").asBoolean(), g.toString());
+        // f: the three nodes' items in one batch; g: the movie by key
+        assertEquals(List.of("BatchGetItem", "GetItem"), operations.stream().sorted().toList(), result.stdout());
     }
 
     @Test
