@@ -54,6 +54,7 @@ class FederationRouterTest {
     private static final String AUDIENCE = "moviegraph-api";
     private static final String SERVICE = "moviegraph-federation-test";
     private static final int MOVIE_MAX_AGE = 300;
+    private static final Set<String> READS = Set.of("GetItem", "BatchGetItem", "Query", "Scan");
     private static final Pattern MAX_AGE = Pattern.compile("(?:^|[,\\s])max-age=(\\d+)");
 
     private final TestServer server = TestServer.get();
@@ -204,7 +205,7 @@ class FederationRouterTest {
         server.counter().reset();
         NodeScripts.Result result = NodeScripts.run("federation.mjs", endpoint(server.port()), String.join(",", ids),
                 "--only=none", "--bookmarks=" + String.join(",", bookmarked));
-        List<String> operations = server.counter().operations();
+        List<String> operations = reads();
 
         assertEquals(0, result.exitCode(), result.toString());
         assertComposed(result.json());
@@ -240,7 +241,7 @@ class FederationRouterTest {
         server.counter().reset();
         NodeScripts.Result titles = NodeScripts.run("federation.mjs", endpoint(server.port()), String.join(",", ids),
                 "--first=6", "--only=c");
-        List<String> titlesOperations = server.counter().operations();
+        List<String> titlesOperations = reads();
         assertEquals(0, titles.exitCode(), titles.toString());
         assertNoErrors(titles.json().path("operations").path("c"));
         assertEquals(1, requestsTo(titles.json().path("operations").path("c"), "moviegraph").size(), titles.stdout());
@@ -251,13 +252,14 @@ class FederationRouterTest {
         server.counter().reset();
         NodeScripts.Result casts = NodeScripts.run("federation.mjs", endpoint(server.port()), String.join(",", ids),
                 "--first=6", "--only=b");
-        List<String> castsOperations = server.counter().operations();
+        List<String> castsOperations = reads();
         assertEquals(0, casts.exitCode(), casts.toString());
         assertNoErrors(casts.json().path("operations").path("b"));
         TestServer.Counted direct = server.counted("{ movies(ids: [" + ids.stream().map(id -> "\"" + id + "\"")
                 .collect(Collectors.joining(", ")) + "]) { id title year cast(first: 2) { edges { node { person"
                 + " { name } } } } } }");
-        assertEquals(direct.operations(), castsOperations, "the router's _entities read as movies(ids:) does: "
+        List<String> directReads = direct.operations().stream().filter(READS::contains).toList();
+        assertEquals(directReads, castsOperations, "the router's _entities read as movies(ids:) does: "
                 + casts.stdout());
         assertTrue(castsOperations.size() <= 1 + ids.size(), "per level, not per representation (six): "
                 + castsOperations);
@@ -359,6 +361,14 @@ class FederationRouterTest {
             }
             provider.shutdown();
         }
+    }
+
+    /**
+     * The reads sent since the counter's reset. A write finishing after an earlier test (a persisted document
+     * being stored) may land in the count: these fetches write nothing, so only what they read is counted.
+     */
+    private List<String> reads() {
+        return server.counter().operations().stream().filter(READS::contains).toList();
     }
 
     private static void assertComposed(JsonNode json) {
