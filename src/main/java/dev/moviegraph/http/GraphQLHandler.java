@@ -174,7 +174,7 @@ public final class GraphQLHandler {
         }
         JsonNode body;
         try {
-            body = json.readTree(ctx.bodyAsBytes());
+            body = json.readTree(body(ctx));
         } catch (java.io.IOException e) {
             answers.requestError(ctx, 400, responseType, "The request body is not valid JSON");
             return;
@@ -335,6 +335,15 @@ public final class GraphQLHandler {
                 : json.convertValue(variables, Map.class);
         String name = operationName == null || operationName.isNull() ? null : operationName.asText();
         return new Accepted(new GraphQLRequest(query.asText(), name, vars));
+    }
+
+    /**
+     * The request body, its size checked against the limit already: read in one piece when its length is
+     * known (Javalin's reader copies it through an 8 KB buffer and a growing array), by Javalin otherwise.
+     */
+    private static byte[] body(Context ctx) throws java.io.IOException {
+        long length = ctx.contentLength();
+        return length >= 0 ? ctx.req().getInputStream().readNBytes((int) length) : ctx.bodyAsBytes();
     }
 
     private Optional<TraceMode> traceMode(Context ctx, String responseType) {

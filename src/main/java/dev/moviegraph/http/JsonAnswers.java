@@ -70,8 +70,14 @@ final class JsonAnswers {
     void write(Context ctx, int status, String responseType, byte[] body, String cacheControl) {
         ctx.status(status).contentType(responseType + "; charset=utf-8")
                 .header("Cache-Control", cacheControl)
-                .header("Vary", caching.vary())
-                .result(body);
+                .header("Vary", caching.vary());
+        // Written here in one piece, through Javalin's stream (which still compresses for clients that accept
+        // it): ctx.result(body) would have Javalin copy the bytes again through a new 32 KB buffer per answer.
+        try {
+            ctx.outputStream().write(body);
+        } catch (java.io.IOException gone) {
+            // The client went away: there is nobody to answer.
+        }
     }
 
     byte[] bytes(Object body) {
