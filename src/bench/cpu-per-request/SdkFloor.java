@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
@@ -19,8 +21,9 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
  * timeouts, Netty client and wrappers: DynamoClients.create), nothing else: no HTTP server, no GraphQL,
  * no decoding. {@code SdkFloor ENDPOINT TABLE CALLS_IN_FLIGHT WARMUP_S SECONDS}. Closed loop: each of
  * CALLS_IN_FLIGHT chains sends its next call when the last one answers. Prints CPU ms per call for a
- * GetItem of one movie and for a Query of a cast's first 4 items (as the 12-call shape's level 2 sends),
- * and the mean latency of a call (calls in flight over calls a second), the stand-in's own time in it.
+ * GetItem of one movie, for a Query of a cast's first 4 items (as the 12-call shape's level 2 sends), for a
+ * BatchGetItem of ten movies and for one of their people (the later levels of a nested shape that reads
+ * the movies' first-billed cast from the movie items), and the mean latency of a call (calls in flight over calls a second), the stand-in's own time in it.
  */
 public class SdkFloor {
     public static void main(String[] a) throws Exception {
@@ -36,13 +39,30 @@ public class SdkFloor {
                 .indexName("lsi1").keyConditionExpression("pk = :pk AND begins_with(lsi1sk, :cast)")
                 .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("mov#tt0111161"), ":cast", AttributeValue.fromS("movie#cast#")))
                 .limit(4).build();
-        for (String shape : List.of("GetItem", "Query")) {
+        // The batches a nested shape's later levels send: the movies of a page of ten, and up to thirty of their people.
+        List<String> movieIds = List.of("tt0111161", "tt0068646", "tt0071562", "tt0468569", "tt0050083", "tt0108052",
+                "tt0167260", "tt0110912", "tt0120737", "tt0060196");
+        BatchGetItemRequest movies = batch(table, "mov#", movieIds);
+        java.util.LinkedHashSet<String> personIds = new java.util.LinkedHashSet<>();
+        for (String movie : movieIds) {
+            client.query(query.toBuilder().expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("mov#" + movie),
+                    ":cast", AttributeValue.fromS("movie#cast#"))).limit(3).build()).join()
+                    .items().forEach(item -> personIds.add(item.get("personId").s()));
+        }
+        BatchGetItemRequest people = batch(table, "per#", List.copyOf(personIds));
+        Map<String, Object> requests = new java.util.LinkedHashMap<>();
+        requests.put("GetItem", get);
+        requests.put("Query", query);
+        requests.put("BatchGetItem of " + movieIds.size() + " movies", movies);
+        requests.put("BatchGetItem of " + personIds.size() + " people", people);
+        for (Map.Entry<String, Object> entry : requests.entrySet()) {
+            String shape = entry.getKey();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong calls = new AtomicLong();
             AtomicLong items = new AtomicLong();
             Phaser running = new Phaser(inFlight);
             for (int c = 0; c < inFlight; c++) {
-                send(client, shape.equals("GetItem") ? get : query, stop, calls, items, running);
+                send(client, entry.getValue(), stop, calls, items, running);
             }
             Thread.sleep(warmup * 1000L);
             long cpu0 = cpu(), n0 = calls.get(), t0 = System.nanoTime();
@@ -68,6 +88,8 @@ public class SdkFloor {
         }
         CompletableFuture<Integer> call = request instanceof GetItemRequest get
                 ? client.getItem(get).thenApply(r -> r.hasItem() ? 1 : 0)
+                : request instanceof BatchGetItemRequest batch
+                ? client.batchGetItem(batch).thenApply(r -> r.responses().values().stream().mapToInt(List::size).sum())
                 : client.query((QueryRequest) request).thenApply(r -> r.items().size());
         call.whenComplete((found, failure) -> {
             if (failure != null) {
@@ -78,6 +100,13 @@ public class SdkFloor {
             items.addAndGet(found);
             send(client, request, stop, calls, items, running);
         });
+    }
+
+    /** One BatchGetItem of these items (their pk and sk are {@code prefix + id}), as the gateway's loaders send it. */
+    private static BatchGetItemRequest batch(String table, String prefix, List<String> ids) {
+        return BatchGetItemRequest.builder().requestItems(Map.of(table, KeysAndAttributes.builder()
+                .keys(ids.stream().map(id -> Map.of("pk", AttributeValue.fromS(prefix + id),
+                        "sk", AttributeValue.fromS(prefix + id))).toList()).build())).build();
     }
 
     /** This process's CPU time (all threads, user and system), in nanoseconds. */
