@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.*;
  * and client latency p50/p99 over the measured seconds. With WINDOWS > 0 it first prints the req/s of
  * each of the first WINDOWS 10-second windows from the first request (a cold start), then measures.
  * With the environment variable BEARER set, every request carries {@code Authorization: Bearer BEARER};
- * with ACCEPT set, {@code Accept: ACCEPT}.
+ * with ACCEPT set, {@code Accept: ACCEPT}. With RATE set (requests a second) the load is an open loop
+ * instead, CLIENTS and WINDOWS unused: see {@link OpenLoop}.
  */
 public class Load {
     public static void main(String[] a) throws Exception {
@@ -19,18 +20,16 @@ public class Load {
         int clients = Integer.parseInt(a[3]); int warmup = Integer.parseInt(a[4]); int seconds = Integer.parseInt(a[5]);
         int windows = a.length > 6 ? Integer.parseInt(a[6]) : 0;
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        String body = "{\"query\":" + quote(query) + "}";
+        HttpRequest req = request(url, query);
+        if (System.getenv("RATE") != null) {
+            OpenLoop.run(http, req, pid, Double.parseDouble(System.getenv("RATE")), warmup, seconds);
+            return;
+        }
         AtomicLong done = new AtomicLong(); AtomicLong errors = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean(); AtomicBoolean recording = new AtomicBoolean();
         ConcurrentLinkedQueue<long[]> latencies = new ConcurrentLinkedQueue<>();
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         for (int c = 0; c < clients; c++) pool.submit(() -> {
-            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json");
-            // BEARER: a signed-in viewer's token, sent with every request (SIGNED_IN=1 in run.sh).
-            if (System.getenv("BEARER") != null) builder.header("Authorization", "Bearer " + System.getenv("BEARER"));
-            // ACCEPT: e.g. multipart/mixed for @defer's parts (the whole multipart body is read, as a client does).
-            if (System.getenv("ACCEPT") != null) builder.header("Accept", System.getenv("ACCEPT"));
-            HttpRequest req = builder.POST(HttpRequest.BodyPublishers.ofString(body)).build();
             long[] mine = new long[1 << 20]; int count = 0;
             latencies.add(mine);
             while (!stop.get()) {
@@ -38,7 +37,7 @@ public class Load {
                     long start = System.nanoTime();
                     HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
                     long took = System.nanoTime() - start;
-                    if (r.statusCode() != 200 || r.body().contains("\"errors\"")) errors.incrementAndGet();
+                    if (failed(r)) errors.incrementAndGet();
                     done.incrementAndGet();
                     if (recording.get() && count < mine.length - 1) mine[++count] = took;
                     mine[0] = count;
@@ -67,6 +66,16 @@ public class Load {
         System.out.printf("req/s %.0f  gateway CPU %.3f ms/request  latency p50 %.2f ms p99 %.2f ms  (%d requests, %d errors)%n",
             n / secs, (cpu1 - cpu0) * 10.0 / n, pct(all, 0.50), pct(all, 0.99), n, errors.get());
     }
+    /** The POST of one query, with the headers BEARER and ACCEPT ask for. */
+    static HttpRequest request(String url, String query) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json");
+        // BEARER: a signed-in viewer's token, sent with every request (SIGNED_IN=1 in run.sh).
+        if (System.getenv("BEARER") != null) builder.header("Authorization", "Bearer " + System.getenv("BEARER"));
+        // ACCEPT: e.g. multipart/mixed for @defer's parts (the whole multipart body is read, as a client does).
+        if (System.getenv("ACCEPT") != null) builder.header("Accept", System.getenv("ACCEPT"));
+        return builder.POST(HttpRequest.BodyPublishers.ofString("{\"query\":" + quote(query) + "}")).build();
+    }
+    static boolean failed(HttpResponse<String> r) { return r.statusCode() != 200 || r.body().contains("\"errors\""); }
     static double pct(long[] sorted, double p) {
         return sorted.length == 0 ? Double.NaN : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1e6;
     }

@@ -18,6 +18,9 @@
 #      every gateway, and run each shape twice a round: anonymous, then with a signed-in viewer's token)
 #      ACCEPT (the Accept header of every request, e.g. "multipart/mixed;deferSpec=20220824,application/json"
 #      for @defer's parts; unset: none, one JSON answer)
+#      RATES (percents, e.g. "50 90": after each closed-loop measure, an open loop (OpenLoop.java) at each
+#      percent of the req/s it measured, WARM then SECS seconds, evenly spaced requests, latency from each
+#      request's due time: one line a percent with p50/p90/p99/max, gateway CPU and the rates sent and answered)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # The engine's data folder in memory (/dev/shm) where there is one: on a disk every write may wait for a sync.
@@ -25,7 +28,7 @@ work=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 first_jar=${1%% *}
 javac -d "$work" -cp "$first_jar" "$here/Load.java" "$here/Dynamo.java" "$here/StandIn.java" "$here/SdkFloor.java" \
-  "$here/Issuer.java"
+  "$here/Issuer.java" "$here/OpenLoop.java"
 taskset -c 1 java -Xmx1g -cp "$first_jar:$work" Dynamo 8765 "$work/ddb" > "$work/ddb.log" 2>&1 &
 until grep -q ready "$work/ddb.log"; do sleep 1; done
 endpoint=http://127.0.0.1:8765
@@ -103,9 +106,17 @@ for gateway_spec in "$@"; do
       [ "$cold" = 1 ] && windows=${WINDOWS:-6}
       floor=""
       [ -n "${LATENCY_MS:-}" ] && floor=" floor ${levels} x ${LATENCY_MS} ms"
-      echo "$gateway_spec $name ($calls calls, $levels levels$floor) round $round: $(taskset -c 1 java -cp "$work" Load \
-        "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" $windows | tr '\n' ' ')"
+      closed=$(taskset -c 1 java -cp "$work" Load \
+        "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" $windows) || true
+      echo "$gateway_spec $name ($calls calls, $levels levels$floor) round $round: $(echo "$closed" | tr '\n' ' ')"
       cold=0
+      steady=$(sed -n 's/^req\/s \([0-9]*\) .*/\1/p' <<< "$closed")
+      for percent in ${RATES:-}; do
+        [ "${steady:-0}" -gt 0 ] || break
+        rate=$(awk -v r="$steady" -v p="$percent" 'BEGIN { printf "%.1f", r * p / 100 }')
+        echo "$gateway_spec $name at $percent% ($rate req/s) round $round: $(RATE=$rate taskset -c 1 java -cp "$work" Load \
+          "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" 0)"
+      done
       if [ "${SIGNED_IN:-0}" = 1 ]; then
         echo "$gateway_spec $name signed in round $round: $(BEARER=$(cat "$work/token") taskset -c 1 java -cp "$work" Load \
           "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" 0 | tr '\n' ' ')"
