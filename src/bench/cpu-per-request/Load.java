@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.*;
  * and client latency p50/p99 over the measured seconds. With WINDOWS > 0 it first prints the req/s of
  * each of the first WINDOWS 10-second windows from the first request (a cold start), then measures.
  * With the environment variable BEARER set, every request carries {@code Authorization: Bearer BEARER};
- * with ACCEPT set, {@code Accept: ACCEPT}. With RATE set (requests a second) the load is an open loop
+ * with ACCEPT set, {@code Accept: ACCEPT}; with PERSISTED=1 each client registers the query as an automatic
+ * persisted query once and then sends its hash alone. With RATE set (requests a second) the load is an open loop
  * instead, CLIENTS and WINDOWS unused: see {@link OpenLoop}.
  */
 public class Load {
@@ -73,7 +74,28 @@ public class Load {
         if (System.getenv("BEARER") != null) builder.header("Authorization", "Bearer " + System.getenv("BEARER"));
         // ACCEPT: e.g. multipart/mixed for @defer's parts (the whole multipart body is read, as a client does).
         if (System.getenv("ACCEPT") != null) builder.header("Accept", System.getenv("ACCEPT"));
-        return builder.POST(HttpRequest.BodyPublishers.ofString("{\"query\":" + quote(query) + "}")).build();
+        if (!"1".equals(System.getenv("PERSISTED"))) {
+            return builder.POST(HttpRequest.BodyPublishers.ofString("{\"query\":" + quote(query) + "}")).build();
+        }
+        // PERSISTED=1: an automatic persisted query, as Apollo Client's link sends it: registered once with its
+        // text, then the hash alone in every measured request.
+        String extensions = "\"extensions\":{\"persistedQuery\":{\"version\":1,\"sha256Hash\":\"" + sha256(query) + "\"}}";
+        try {
+            HttpResponse<String> registered = HttpClient.newHttpClient().send(builder.copy().POST(HttpRequest.BodyPublishers.ofString(
+                    "{\"query\":" + quote(query) + "," + extensions + "}")).build(), HttpResponse.BodyHandlers.ofString());
+            if (failed(registered)) throw new IllegalStateException("the persisted query was not registered: " + registered.body());
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+        return builder.POST(HttpRequest.BodyPublishers.ofString("{" + extensions + "}")).build();
+    }
+    static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
     static boolean failed(HttpResponse<String> r) { return r.statusCode() != 200 || r.body().contains("\"errors\""); }
     static double pct(long[] sorted, double p) {

@@ -5,7 +5,7 @@
 #   a GATEWAY is a jar, then optionally the gateway's own java options and environment, in one argument:
 #   "target/moviegraph.jar -XX:AOTCache=target/moviegraph.aot WARMUP_SECONDS=20"
 # env: WARM (s, default 60), SECS (s, default 30), ROUNDS (default 2), CLIENTS (default 8),
-#      SHAPES (names below, default "movie eleven twelve"; "all" for every one),
+#      SHAPES (names below, default "movie eleven twelve"; "all" for every one; watchlist only with SIGNED_IN=1),
 #      LATENCY_MS (unset: the gateway calls the engine; set: it calls the stand-in, which answers
 #      from memory after that many ms), COLD (1: print the first WINDOWS 10 s windows of a fresh
 #      server under load before anything warms it), WINDOWS (default 6), JAVA_OPTS (for every gateway),
@@ -67,7 +67,16 @@ twelveDeferred|3|12|{ person(id: "nm5161932") { name movies(first: 10) { edges {
 search|1|1|{ search(query: "the godfather", first: 10) { edges { node { ... on Movie { id title year } ... on Person { id name } } knownFor { title } } } }
 browse|1|1|{ browseMovies(genre: "Drama", first: 20) { edges { node { id title year } } } }
 topRated|1|1|{ topRated(first: 20) { edges { node { id title year } } } }
+persisted|1|1|{ movie(id: "tt0111161") { title year } }
+watchlist|2|2|{ viewer { watchlist(first: 10) { totalCount edges { addedAt movie { title year } } } } }
 EOF
+# The signed-in viewer's watchlist, ten movies (adding one again keeps it): what the watchlist shape pages.
+fill_watchlist() {
+  for movie in tt0111161 tt0068646 tt0071562 tt0468569 tt0050083 tt0108052 tt0167260 tt0110912 tt0120737 tt0060196; do
+    curl -sf -o /dev/null -H 'Content-Type: application/json' -H "Authorization: Bearer $(cat "$work/token")" \
+      -d "{\"query\":\"mutation { addToWatchlist(movieId: \\\"$movie\\\") { addedAt } }\"}" "http://127.0.0.1:$1/graphql"
+  done
+}
 shapes=${SHAPES:-movie eleven twelve}
 [ "$shapes" = all ] && shapes=$(cut -d'|' -f1 "$work/shapes" | tr '\n' ' ')
 n=0
@@ -102,11 +111,22 @@ for gateway_spec in "$@"; do
   for round in $(seq 1 "${ROUNDS:-2}"); do
     for shape in $shapes; do
       IFS='|' read -r name levels calls query < <(grep "^$shape|" "$work/shapes")
+      # persisted: movie's query as an automatic persisted query (the hash alone); watchlist: signed in only.
+      persisted=0; [ "$name" = persisted ] && persisted=1
+      if [ "$name" = watchlist ]; then
+        [ "${SIGNED_IN:-0}" = 1 ] || { echo "$gateway_spec watchlist: needs SIGNED_IN=1, skipped"; continue; }
+        fill_watchlist "$port"
+      fi
       windows=0
       [ "$cold" = 1 ] && windows=${WINDOWS:-6}
       floor=""
       [ -n "${LATENCY_MS:-}" ] && floor=" floor ${levels} x ${LATENCY_MS} ms"
-      closed=$(taskset -c 1 java -cp "$work" Load \
+      if [ "$name" = watchlist ]; then
+        echo "$gateway_spec $name signed in round $round: $(PERSISTED=$persisted BEARER=$(cat "$work/token") taskset -c 1 java -cp "$work" Load \
+          "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" 0 | tr '\n' ' ')"
+        continue
+      fi
+      closed=$(PERSISTED=$persisted taskset -c 1 java -cp "$work" Load \
         "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" $windows) || true
       echo "$gateway_spec $name ($calls calls, $levels levels$floor) round $round: $(echo "$closed" | tr '\n' ' ')"
       cold=0
@@ -114,11 +134,11 @@ for gateway_spec in "$@"; do
       for percent in ${RATES:-}; do
         [ "${steady:-0}" -gt 0 ] || break
         rate=$(awk -v r="$steady" -v p="$percent" 'BEGIN { printf "%.1f", r * p / 100 }')
-        echo "$gateway_spec $name at $percent% ($rate req/s) round $round: $(RATE=$rate taskset -c 1 java -cp "$work" Load \
+        echo "$gateway_spec $name at $percent% ($rate req/s) round $round: $(PERSISTED=$persisted RATE=$rate taskset -c 1 java -cp "$work" Load \
           "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" 0)"
       done
       if [ "${SIGNED_IN:-0}" = 1 ]; then
-        echo "$gateway_spec $name signed in round $round: $(BEARER=$(cat "$work/token") taskset -c 1 java -cp "$work" Load \
+        echo "$gateway_spec $name signed in round $round: $(PERSISTED=$persisted BEARER=$(cat "$work/token") taskset -c 1 java -cp "$work" Load \
           "http://127.0.0.1:$port/graphql" $gateway "$query" "${CLIENTS:-8}" "${WARM:-60}" "${SECS:-30}" 0 | tr '\n' ' ')"
       fi
     done
