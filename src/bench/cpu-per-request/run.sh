@@ -6,7 +6,7 @@
 #   "target/moviegraph.jar -XX:AOTCache=target/moviegraph.aot WARMUP_SECONDS=20"
 # env: WARM (s, default 60), SECS (s, default 30), ROUNDS (default 2), CLIENTS (default 8),
 #      SHAPES (names below, default "movie eleven twelve"; "all" for every one; watchlist only with SIGNED_IN=1),
-#      LATENCY_MS (unset: the gateway calls the engine; set: it calls the stand-in, which answers
+#      WINDOW_SECONDS (COLD's windows, default 10), LATENCY_MS (unset: the gateway calls the engine; set: it calls the stand-in, which answers
 #      from memory after that many ms), COLD (1: print the first WINDOWS 10 s windows of a fresh
 #      server under load before anything warms it), WINDOWS (default 6), JAVA_OPTS (for every gateway),
 #      GATEWAY_JAVA (the java the gateways run on, default java; e.g. a JDK 25 for an AOT cache),
