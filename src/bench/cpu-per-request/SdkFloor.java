@@ -40,8 +40,12 @@ public class SdkFloor {
                 .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("mov#tt0111161"), ":cast", AttributeValue.fromS("movie#cast#")))
                 .limit(4).build();
         // The batches a nested shape's later levels send: the movies of a page of ten, and up to thirty of their people.
-        List<String> movieIds = List.of("tt0111161", "tt0068646", "tt0071562", "tt0468569", "tt0050083", "tt0108052",
-                "tt0167260", "tt0110912", "tt0120737", "tt0060196");
+        // The twelve shape's: the first ten movies of its person's filmography, and their first three billed.
+        List<String> movieIds = client.query(QueryRequest.builder().tableName(table).indexName("gsi3")
+                        .keyConditionExpression("gsi3pk = :pk AND begins_with(gsi3sk, :acted)")
+                        .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("per#nm5161932"),
+                                ":acted", AttributeValue.fromS("act#"))).limit(10).build()).join()
+                .items().stream().map(item -> item.get("movieId").s()).toList();
         BatchGetItemRequest movies = batch(table, "mov#", movieIds);
         java.util.LinkedHashSet<String> personIds = new java.util.LinkedHashSet<>();
         for (String movie : movieIds) {
