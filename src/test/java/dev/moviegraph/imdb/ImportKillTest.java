@@ -106,6 +106,7 @@ class ImportKillTest {
         Map<String, String> environment = builder.environment();
         environment.keySet().removeIf(key -> !key.equals("PATH") && !key.equals("HOME"));
         environment.put("DYNAMODB_DATA_DIR", data.toString());
+        environment.put("AWS_EC2_METADATA_DISABLED", "true"); // as the tests' JVMs have it (pom.xml)
         return builder.start();
     }
 

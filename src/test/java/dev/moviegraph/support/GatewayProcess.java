@@ -28,7 +28,10 @@ public final class GatewayProcess implements AutoCloseable {
         this.logFile = logFile;
     }
 
-    /** Starts {@code java dev.moviegraph.Main} on a free port with only PATH, HOME and {@code env} set. */
+    /**
+     * Starts {@code java dev.moviegraph.Main} on a free port with only PATH, HOME and {@code env} set, and the EC2
+     * instance metadata service off unless {@code env} says otherwise (as the tests' JVMs have it: pom.xml).
+     */
     public static GatewayProcess launch(Path logFile, Map<String, String> env) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
                 "dev.moviegraph.Main"))
@@ -36,6 +39,7 @@ public final class GatewayProcess implements AutoCloseable {
         Map<String, String> environment = builder.environment();
         environment.keySet().removeIf(key -> !key.equals("PATH") && !key.equals("HOME"));
         environment.put("PORT", "0");
+        environment.put("AWS_EC2_METADATA_DISABLED", "true");
         environment.putAll(env);
         return new GatewayProcess(builder.start(), logFile);
     }
