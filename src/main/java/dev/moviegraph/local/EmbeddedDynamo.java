@@ -91,8 +91,12 @@ public final class EmbeddedDynamo implements AutoCloseable {
         }
     }
 
-    /** Copies the build's sample data folder into {@code dir} unless it holds data; false when the jar has none. */
-    private static boolean seed(Path dir) throws IOException {
+    /**
+     * Copies the build's sample data folder into {@code dir} unless it holds data; false when the jar has none.
+     * Public for engines started as processes of their own on {@code dir} (the tests' EngineProcess), which
+     * then open the sample at their start instead of having its items written to them over HTTP.
+     */
+    public static boolean seed(Path dir) throws IOException {
         try (var existing = Files.list(dir)) {
             if (existing.anyMatch(file -> file.getFileName().toString().endsWith(".log"))) {
                 return true;

@@ -9,6 +9,7 @@ import dev.moviegraph.cli.Import;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.local.EmbeddedDynamo;
+import dev.moviegraph.support.ChildJava;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -99,13 +100,13 @@ class ImportKillTest {
     }
 
     private Process launch(Path data, Path log) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "dev.moviegraph.Main", "import", files.toString())
+        ProcessBuilder builder = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
+                "dev.moviegraph.Main", "import", files.toString()))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> environment = builder.environment();
         environment.keySet().removeIf(key -> !key.equals("PATH") && !key.equals("HOME"));
         environment.put("DYNAMODB_DATA_DIR", data.toString());
+        environment.put("AWS_EC2_METADATA_DISABLED", "true"); // as the tests' JVMs have it (pom.xml)
         return builder.start();
     }
 

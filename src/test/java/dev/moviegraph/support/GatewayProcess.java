@@ -11,7 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The server in a JVM of its own, started as in production: java dev.moviegraph.Main and an environment. */
+/**
+ * The server in a JVM of its own, started as in production: java dev.moviegraph.Main and an environment (the JVM
+ * started as {@link ChildJava} starts one, for a faster start).
+ */
 public final class GatewayProcess implements AutoCloseable {
     /** The ready line, as text or as JSON (LOG_FORMAT=json escapes its slashes). */
     private static final Pattern READY = Pattern.compile("GraphiQL at http:\\\\?/\\\\?/localhost:(\\d+)\\\\?/graphiql");
@@ -25,15 +28,18 @@ public final class GatewayProcess implements AutoCloseable {
         this.logFile = logFile;
     }
 
-    /** Starts {@code java dev.moviegraph.Main} on a free port with only PATH, HOME and {@code env} set. */
+    /**
+     * Starts {@code java dev.moviegraph.Main} on a free port with only PATH, HOME and {@code env} set, and the EC2
+     * instance metadata service off unless {@code env} says otherwise (as the tests' JVMs have it: pom.xml).
+     */
     public static GatewayProcess launch(Path logFile, Map<String, String> env) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "dev.moviegraph.Main")
+        ProcessBuilder builder = new ProcessBuilder(ChildJava.command("-cp", System.getProperty("java.class.path"),
+                "dev.moviegraph.Main"))
                 .redirectErrorStream(true).redirectOutput(logFile.toFile());
         Map<String, String> environment = builder.environment();
         environment.keySet().removeIf(key -> !key.equals("PATH") && !key.equals("HOME"));
         environment.put("PORT", "0");
+        environment.put("AWS_EC2_METADATA_DISABLED", "true");
         environment.putAll(env);
         return new GatewayProcess(builder.start(), logFile);
     }

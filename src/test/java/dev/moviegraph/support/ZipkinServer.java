@@ -37,8 +37,7 @@ public final class ZipkinServer {
             port = socket.getLocalPort();
         }
         Path log = Files.createTempFile("zipkin", ".log");
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", jar.toString()).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(ChildJava.command("-Xmx256m", "-jar", jar.toString())).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("STORAGE_TYPE", "mem");
         builder.environment().put("QUERY_PORT", String.valueOf(port));
         process = builder.start();
