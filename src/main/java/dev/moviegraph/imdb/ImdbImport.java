@@ -5,6 +5,7 @@ import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.RankedPerson;
+import dev.moviegraph.catalog.BilledCast;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.MovieTitle;
@@ -141,6 +142,8 @@ public final class ImdbImport {
      */
     private final Map<String, int[]> creditCounts = new HashMap<>();
     private final Map<String, Integer> castOf = new HashMap<>();
+    /** Each kept title's first-billed cast as the cast phase wrote it, copied onto its movie item. */
+    private final Map<String, List<BilledCast>> firstCastOf = new HashMap<>();
     /** Each referenced person's most voted kept title: their rank in search. */
     private final Map<String, KnownFor> knownFor = new HashMap<>();
     private final Map<String, List<CrewEntry>> crew = new TreeMap<>();
@@ -289,10 +292,12 @@ public final class ImdbImport {
             movies++;
             return List.of(new Movie(MovieId.of(row.id()), row.primaryTitle(), row.startYear(), null, row.genres(),
                     row.runtimeMinutes(), rating == null ? null : rating.averageRating(),
-                    rating == null ? null : rating.numVotes(), castOf.getOrDefault(row.id(), 0)));
+                    rating == null ? null : rating.numVotes(), castOf.getOrDefault(row.id(), 0),
+                    firstCastOf.getOrDefault(row.id(), List.of())));
         });
         ratings.clear();
         castOf.clear();
+        firstCastOf.clear();
     }
 
     private void count(String personId, Role role) {
@@ -410,8 +415,11 @@ public final class ImdbImport {
             credits++;
             castOf.merge(row.titleId(), 1, Integer::sum);
             remember(row.titleId(), row.personId(), Role.CAST);
-            return List.of(new Credit(MovieId.of(row.titleId()), PersonId.of(row.personId()), Role.CAST, copy.title(),
-                    copy.year(), names.get(row.personId()), row.characters(), row.ordering()));
+            Credit credit = new Credit(MovieId.of(row.titleId()), PersonId.of(row.personId()), Role.CAST, copy.title(),
+                    copy.year(), names.get(row.personId()), row.characters(), row.ordering());
+            firstCastOf.merge(row.titleId(), List.of(BilledCast.of(credit)), (first, more) -> BilledCast.firstBilled(
+                    java.util.stream.Stream.concat(first.stream(), more.stream()).toList()));
+            return List.of(credit);
         });
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.moviegraph.Moviegraph;
 import dev.moviegraph.config.AppConfig;
 import dev.moviegraph.dynamo.client.DynamoClients;
+import dev.moviegraph.dynamo.model.TableDefinition;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.http.WarmUp;
 import dev.moviegraph.lambda.CountStreamsHandler;
@@ -203,7 +204,7 @@ class DeployTemplateTest {
     @Test
     void theTableIsTheOneTheCodeCreates() {
         JsonNode table = resource("CatalogTable").path("Properties");
-        CreateTableRequest code = TableModel.createTableRequest("moviegraph");
+        CreateTableRequest code = TableDefinition.createTableRequest("moviegraph");
         Map<String, String> attributes = new TreeMap<>();
         table.path("AttributeDefinitions").forEach(a -> attributes.put(a.path("AttributeName").asText(),
                 a.path("AttributeType").asText()));

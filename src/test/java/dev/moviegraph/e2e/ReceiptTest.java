@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 class ReceiptTest {
     private static final String SHAWSHANK = "tt0111161";
+    /** Six: past the first five the movie item copies, so its cast is a Query of its collection. */
     private static final String CAST_WITH_BIRTH_YEARS = """
-            query($id: ID!) { movie(id: $id) { title cast(first: 3) { edges { node { person { name birthYear } } } } } }""";
+            query($id: ID!) { movie(id: $id) { title cast(first: 6) { edges { node { person { name birthYear } } } } } }""";
     private static final String NESTED = """
             query($ids: [ID!]!) { movies(ids: $ids) { title cast(first: 3) { edges { node { person {
               birthYear movies(first: 2) { edges { node { movie { genres } } } } } } } } }
@@ -79,12 +80,15 @@ class ReceiptTest {
         assertEquals("lsi1", query.path("index").asText());
         assertEquals("MOVIE+CAST", query.path("pattern").asText());
         assertEquals("pk = mov#" + SHAWSHANK + " AND lsi1sk BETWEEN movie AND movie#cast#~", query.path("keyCondition").asText());
-        assertEquals(5, query.path("items").asInt(), "the movie, three cast members and one to know there are more");
+        int castSize = (int) server.sample().cast().stream().filter(credit -> credit.movieId().value().equals(SHAWSHANK)).count();
+        int shown = Math.min(6, castSize);
+        assertEquals(1 + shown + (castSize > 6 ? 1 : 0), query.path("items").asInt(),
+                "the movie, its cast members up to six and one to know whether there are more");
         assertEquals(List.of("movie", "movie.cast"), texts(query.path("paths")));
         JsonNode batch = calls.get(1);
         assertEquals("BatchGetItem", batch.path("operation").asText());
-        assertEquals(3, batch.path("keys").asInt());
-        assertEquals(3, batch.path("items").asInt());
+        assertEquals(shown, batch.path("keys").asInt());
+        assertEquals(shown, batch.path("items").asInt());
         assertEquals(List.of("movie.cast.edges.node.person"), texts(batch.path("paths")));
         assertTrue(batch.path("startMs").asDouble() >= query.path("startMs").asDouble() + query.path("durationMs").asDouble(),
                 "the actors are read once the cast is known");
@@ -132,11 +136,20 @@ class ReceiptTest {
                 Integer::sum));
         Map<String, Integer> made = new TreeMap<>();
         trace.path("calls").forEach(call -> made.merge(call.path("pattern").asText(), 1, Integer::sum));
-        assertEquals(made, planned);
-        // 3 movies with their casts, the month's top list (one item), 9 filmographies, then one batch per level
-        // of items by key.
-        assertEquals(Map.of("MOVIE+CAST", 3, "GET_ITEM", 1, "ACTED", 9, "BATCH_GET_ITEM", 2), made);
-        assertEquals(15, plan.path("calls").asInt());
+        // 3 movies with their first casts (copied on their items) and the month's top list: one batch; then the
+        // cast's people and the top movies: one batch; 9 filmographies; their movies: one read by key.
+        assertEquals(9, made.get("ACTED"));
+        assertEquals(3, byKey(made), made.toString());
+        assertEquals(made.get("ACTED"), planned.get("ACTED"));
+        // The run's second batch has the keys of two subtrees (the cast's people, the top movies), read together
+        // once the first batch is answered; the plan, whose reads are answered at once, batches each subtree's
+        // keys apart: one BatchGetItem more than the run makes, never fewer.
+        assertEquals(byKey(made) + 1, byKey(planned), planned.toString());
+        assertEquals(13, plan.path("calls").asInt());
+    }
+
+    private static int byKey(Map<String, Integer> calls) {
+        return calls.getOrDefault("GET_ITEM", 0) + calls.getOrDefault("BATCH_GET_ITEM", 0);
     }
 
     @Test

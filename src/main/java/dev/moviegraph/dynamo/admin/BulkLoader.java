@@ -1,5 +1,6 @@
 package dev.moviegraph.dynamo.admin;
 
+import dev.moviegraph.catalog.BilledCast;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.KnownFor;
 import dev.moviegraph.catalog.MonthlyStreams;
@@ -81,7 +82,7 @@ public final class BulkLoader {
                         KnownFor::better);
             }
         }
-        // Every movie and person with its credits counted, as the writers keep them.
+        // Every movie and person with its credits counted (and a movie's first-billed cast copied), as the writers keep them.
         Map<MovieId, Integer> castOf = new HashMap<>();
         Map<PersonId, int[]> creditsOf = new HashMap<>();
         for (Credit credit : credits) {
@@ -90,7 +91,9 @@ public final class BulkLoader {
             }
             creditsOf.computeIfAbsent(credit.personId(), id -> new int[Role.values().length])[credit.role().ordinal()]++;
         }
-        movies.forEach(movie -> items.addAll(DynamoCatalogImport.encode(movie.withCastCount(castOf.getOrDefault(movie.id(), 0)))));
+        Map<MovieId, List<BilledCast>> firstCast = BilledCast.firstBilledOf(credits);
+        movies.forEach(movie -> items.addAll(DynamoCatalogImport.encode(movie.withCastCount(castOf.getOrDefault(movie.id(), 0))
+                .withFirstCast(firstCast.getOrDefault(movie.id(), List.of())))));
         people.forEach(person -> {
             int[] counts = creditsOf.getOrDefault(person.id(), new int[Role.values().length]);
             Person counted = person.withCounts(counts[Role.CAST.ordinal()], counts[Role.DIRECTOR.ordinal()],

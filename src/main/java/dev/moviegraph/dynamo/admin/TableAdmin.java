@@ -2,6 +2,7 @@ package dev.moviegraph.dynamo.admin;
 
 import dev.moviegraph.dynamo.client.DynamoClients;
 import dev.moviegraph.dynamo.model.Index;
+import dev.moviegraph.dynamo.model.TableDefinition;
 import dev.moviegraph.dynamo.model.TableModel;
 
 import java.util.concurrent.CompletionException;
@@ -60,7 +61,7 @@ public final class TableAdmin {
                     + "; enable it or set CREATE_TABLE=true to let the server enable it");
         }
         client.updateTable(software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest.builder().tableName(table)
-                .streamSpecification(TableModel.createTableRequest(table).streamSpecification())
+                .streamSpecification(TableDefinition.createTableRequest(table).streamSpecification())
                 .overrideConfiguration(DynamoClients.STARTUP).build()).join();
         client.waiter().waitUntilTableExists(describe()).join();
         return client.describeTable(describe()).join().table().latestStreamArn();
@@ -186,12 +187,12 @@ public final class TableAdmin {
 
     /** Creates the table if it is missing and waits until it is active. Returns whether it created it. */
     public boolean ensureTable() {
-        return create(TableModel.createTableRequest(table));
+        return create(TableDefinition.createTableRequest(table));
     }
 
     /** The same table without its stream yet (a bulk load turns it on when it is done). */
     public boolean ensureTableWithoutStream() {
-        return create(TableModel.createTableRequest(table).toBuilder().streamSpecification(
+        return create(TableDefinition.createTableRequest(table).toBuilder().streamSpecification(
                 software.amazon.awssdk.services.dynamodb.model.StreamSpecification.builder().streamEnabled(false).build())
                 .build());
     }

@@ -35,7 +35,7 @@ public enum Access implements CallPattern {
             key(bind(TableModel.MOVIE, PK))),
     /**
      * One range of a movie's collection that putMovie reads: items that copy what changed, credits and
-     * entries, never the totals when the title stays ({@link TableModel#movieCopyRanges}).
+     * entries, never the totals when the title stays ({@link MovieCopyRanges#of}).
      */
     MOVIE_COPIES(CatalogAccess.PUT_ENTITY, "Query", Index.TABLE,
             key(bind(TableModel.MOVIE, PK)).sortBetween(new Binding(copyHolders(), SK, Bound.PREFIX), new Binding(copyHolders(), SK, Bound.PREFIX_END))),

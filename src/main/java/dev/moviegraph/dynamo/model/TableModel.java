@@ -1,6 +1,7 @@
 package dev.moviegraph.dynamo.model;
 
 import dev.moviegraph.catalog.Award;
+import dev.moviegraph.catalog.BilledCast;
 import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ImportCheckpoint;
 import dev.moviegraph.catalog.ItemRef;
@@ -139,8 +140,16 @@ public final class TableModel {
     public record PersistedQuery(String hash, String document, long expiresAt) {
     }
 
+    /**
+     * One of a movie's first-billed cast inside its movie item ({@link Movie#firstCast}), under short names:
+     * every movie item holds up to {@link Movie#FIRST_CAST} of them.
+     */
+    static final Entity<BilledCast> BILLED_CAST = Entity.of("billedCast", BilledCast.class)
+            .store("personId", "p").store("personName", "n").store("characters", "c").store("billing", "b");
+
     public static final Entity<Movie> MOVIE = Entity.of("movie", Movie.class)
             .store("id", "movieId")
+            .nests("firstCast", BILLED_CAST)
             .key(PK, "mov#{movieId}").key(SK, "mov#{movieId}")
             .key(LSI1_SK, "movie")
             .versioned()
@@ -393,52 +402,6 @@ public final class TableModel {
         return role == Role.CAST ? credit : credit.omit("characters");
     }
 
-    /** The sort keys from {@code from} to {@code to}, both included, of one partition. */
-    public record SortKeyRange(String from, String to) {
-    }
-
-    /**
-     * What a movie's write reads to derive its entries again: its search and list entries, and its other
-     * titles with their search entries (which depend on its own title).
-     */
-    public static final List<Entity<?>> MOVIE_DERIVED = List.of(MOVIE_WORD, MOVIE_LIST, MOVIE_TITLE, TITLE_WORD);
-
-    /**
-     * The sort-key ranges of a movie's collection that {@code putMovie} reads, one Query each: the items
-     * that copy one of the movie's {@code changed} attributes, its credits (whose people it re-ranks) and
-     * its search and list entries (which it replaces). An entity that copies the movie but none of what
-     * changed splits the ranges: a movie's totals, one a month, are not read when its title stays. Other
-     * entities between two that are read (the movie item, its awards: few, no copies) are read with them,
-     * which costs less than a Query more. Derived from the sort-key templates' prefixes.
-     */
-    public static List<SortKeyRange> movieCopyRanges(Set<String> changed) {
-        String partition = MOVIE.template(PK).text();
-        List<Entity<?>> collection = ENTITIES.stream()
-                .filter(entity -> entity.template(PK) != null && entity.template(PK).text().equals(partition))
-                .sorted(java.util.Comparator.comparing((Entity<?> entity) -> entity.template(SK).prefix()))
-                .toList();
-        List<SortKeyRange> ranges = new ArrayList<>();
-        String from = null;
-        String to = null;
-        for (Entity<?> entity : collection) {
-            List<Entity.Copy> copies = entity.copies().stream().filter(copy -> copy.source() == MOVIE).toList();
-            boolean read = CREDITS.contains(entity) || MOVIE_DERIVED.contains(entity)
-                    || copies.stream().anyMatch(copy -> copy.attributes().values().stream().anyMatch(changed::contains));
-            String prefix = entity.template(SK).prefix();
-            if (read) {
-                from = from == null ? prefix : from;
-                to = prefix + "~";
-            } else if (!copies.isEmpty() && from != null) {
-                ranges.add(new SortKeyRange(from, to));
-                from = null;
-            }
-        }
-        if (from != null) {
-            ranges.add(new SortKeyRange(from, to));
-        }
-        return ranges;
-    }
-
     /** A movie's count of cast credits: an attribute of the movie item that every credit write keeps. */
     public static final String CAST_COUNT = MOVIE.attribute("castCount");
 
@@ -582,95 +545,12 @@ public final class TableModel {
         return entity.template(keyAttribute).render(values);
     }
 
-    /** The table with its indexes and a stream of new images, on-demand billing (no capacity to guess). */
-    public static CreateTableRequest createTableRequest(String tableName) {
-        Map<String, ScalarAttributeType> attributes = new LinkedHashMap<>();
-        List<LocalSecondaryIndex> locals = new ArrayList<>();
-        List<GlobalSecondaryIndex> globals = new ArrayList<>();
-        for (Index index : Index.CURRENT) {
-            attributes.putIfAbsent(index.partitionKey(), ScalarAttributeType.S);
-            if (index.sortKey() != null) {
-                attributes.putIfAbsent(index.sortKey(), index.sortType());
-            }
-            if (index == Index.TABLE) {
-                continue;
-            }
-            if (index.isLocal()) {
-                locals.add(LocalSecondaryIndex.builder().indexName(index.indexName())
-                        .keySchema(keySchema(index)).projection(projection(index)).build());
-            } else {
-                globals.add(globalIndex(index));
-            }
-        }
-        return CreateTableRequest.builder()
-                .tableName(tableName)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(attributes.entrySet().stream().map(entry -> AttributeDefinition.builder()
-                        .attributeName(entry.getKey()).attributeType(entry.getValue()).build()).toList())
-                .keySchema(hash(PK), range(SK))
-                .localSecondaryIndexes(locals)
-                .globalSecondaryIndexes(globals)
-                // New images feed the stream aggregator (TOTALS=stream); unread, a stream costs nothing.
-                .streamSpecification(StreamSpecification.builder()
-                        .streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE).build())
-                .build();
+    /** An index's definition as CreateTable and UpdateTable take it ({@link TableDefinition#globalIndex}). */
+    public static software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex globalIndex(Index index) {
+        return TableDefinition.globalIndex(index);
     }
 
-    /** An index's definition as CreateTable and UpdateTable take it. */
-    public static GlobalSecondaryIndex globalIndex(Index index) {
-        return GlobalSecondaryIndex.builder().indexName(index.indexName())
-                .keySchema(keySchema(index)).projection(projection(index)).build();
-    }
-
-    private static List<KeySchemaElement> keySchema(Index index) {
-        return index.sortKey() == null ? List.of(hash(index.partitionKey()))
-                : List.of(hash(index.partitionKey()), range(index.sortKey()));
-    }
-
-    private static Projection projection(Index index) {
-        return Projection.builder().projectionType(index.projection()).build();
-    }
-
-    static KeySchemaElement hash(String name) {
-        return KeySchemaElement.builder().attributeName(name).keyType(KeyType.HASH).build();
-    }
-
-    static KeySchemaElement range(String name) {
-        return KeySchemaElement.builder().attributeName(name).keyType(KeyType.RANGE).build();
-    }
-
-    // ---- docs/design.md
-
-    /** The item table of docs/design.md, derived from the declarations. */
-    public static String itemsTable() {
-        return itemsTable(ENTITIES);
-    }
-
-    static String itemsTable(List<Entity<?>> entities) {
-        StringBuilder table = new StringBuilder("| Item | `type` | `pk` | `sk` | `lsi1sk` | `gsi3pk` | `gsi3sk` | `gsi4pk` | `gsi5pk` | `gsi6pk` | `gsi8pk` | Attributes | Copies |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        for (Entity<?> entity : entities) {
-            Set<String> copied = new LinkedHashSet<>();
-            entity.copies().forEach(copy -> copied.addAll(copy.attributes().keySet()));
-            List<String> own = new ArrayList<>(entity.attributes());
-            own.removeAll(copied);
-            if (entity.isVersioned()) {
-                own.add(VERSION);
-            }
-            List<String> copies = entity.copies().stream().map(copy -> copy.attributes().entrySet().stream()
-                    .map(e -> "`" + e.getKey() + "` = " + copy.source().type() + "." + e.getValue())
-                    .collect(Collectors.joining(", ")) + " (`" + copy.versionAttribute() + "`)").toList();
-            table.append("| ").append(entity.recordType().getSimpleName())
-                    .append(" | `").append(entity.type()).append('`');
-            for (String key : List.of(PK, SK, LSI1_SK, GSI3_PK, GSI3_SK, GSI4_PK, GSI5_PK, GSI6_PK, GSI8_PK)) {
-                KeyTemplate template = entity.template(key);
-                table.append(" | ").append(template == null ? "" : "`" + template.text() + "`");
-            }
-            table.append(" | ").append(own.stream().map(a -> "`" + a + "`").collect(Collectors.joining(", ")))
-                    .append(" | ").append(String.join("; ", copies)).append(" |\n");
-        }
-        return table.toString();
-    }
+    // ---- the access patterns
 
     /**
      * Every access pattern: each item collection in each index that holds it (the Queries of a read are
@@ -683,18 +563,6 @@ public final class TableModel {
             patterns.add(access.describe());
         }
         return patterns;
-    }
-
-    /** The access-pattern table of docs/design.md, derived from the collections and {@link Access}. */
-    public static String patternsTable() {
-        StringBuilder table = new StringBuilder("| Pattern | Serves | Operation | Index | Key template |\n")
-                .append("|---|---|---|---|---|\n");
-        for (dev.moviegraph.catalog.AccessPattern pattern : accessPatterns()) {
-            table.append("| `").append(pattern.name()).append("` | ").append(pattern.serves())
-                    .append(" | ").append(pattern.operation()).append(" | ").append(pattern.index())
-                    .append(" | `").append(pattern.keyTemplate().replace("|", "\\|")).append("` |\n");
-        }
-        return table.toString();
     }
 
 }

@@ -26,6 +26,7 @@ import dev.moviegraph.dynamo.client.StoreFailures;
 import dev.moviegraph.dynamo.model.Access;
 import dev.moviegraph.dynamo.model.Condition;
 import dev.moviegraph.dynamo.model.CursorCodec;
+import dev.moviegraph.dynamo.model.Entity;
 import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.Index;
 import dev.moviegraph.dynamo.model.IndexList;
@@ -247,12 +248,15 @@ public final class DynamoCatalog implements CatalogReader {
     @Override
     public String cursor(Part part, Record entry) {
         ItemCollection.Segment segment = ItemCollection.of(part.collection()).segment(part);
-        return cursors.encode(part, segment.listIndex(), encoded(entry));
+        return cursors.encode(part, segment.listIndex(), encoded(segment, entry));
     }
 
+    /** An entry as the list's own entity stores it: a credit is one of three entities, the list names which. */
     @SuppressWarnings("unchecked")
-    private static <T extends Record> Map<String, AttributeValue> encoded(T record) {
-        return TableModel.entityFor((Class<T>) record.getClass()).encode(record);
+    private static <T extends Record> Map<String, AttributeValue> encoded(ItemCollection.Segment segment, T record) {
+        Entity<T> entity = segment.entities().size() == 1 ? (Entity<T>) segment.entities().get(0)
+                : TableModel.entityFor((Class<T>) record.getClass());
+        return entity.encode(record);
     }
 
     /** A list's whole length as its owner item counts it, when the read has the owner and the list a count. */

@@ -95,6 +95,12 @@ final class DynamoReadPlans implements CatalogReader {
         return CompletableFuture.completedFuture(standIn.get());
     }
 
+    /** A planned page's cursor is a stand-in, as its entries are: a planning run never pages on. */
+    @Override
+    public String cursor(dev.moviegraph.catalog.Part part, Record entry) {
+        return "Planned";
+    }
+
     @Override
     public CompletableFuture<StoreStatus> ping() {
         return CompletableFuture.completedFuture(StoreStatus.SERVING);

@@ -33,6 +33,7 @@ import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.ItemCollection;
 import dev.moviegraph.dynamo.model.ItemUpdate;
 import dev.moviegraph.dynamo.model.SearchEntries;
+import dev.moviegraph.dynamo.model.MovieCopyRanges;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.read.ItemWeights;
 import dev.moviegraph.dynamo.read.RecentReads;
@@ -95,6 +96,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     private final ItemWeights weights;
     /** The months' top lists (their floors, merges, deletions and renames), and totals this gateway saw reach a floor. */
     private final TopLists topLists;
+    private final CastCopies castCopies;
     private final Set<String> atFloor = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** TOTALS=stream: movie titles for stream items, kept a minute (see {@link #recordForAggregator}). */
     private final RecentReads<MovieId, String> titles = new RecentReads<>(java.time.Duration.ofMinutes(1), 100_000);
@@ -114,6 +116,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         this.totals = totals;
         this.executor = executor;
         this.topLists = new TopLists(client, table);
+        this.castCopies = new CastCopies(client, table);
     }
 
     @Override
@@ -125,6 +128,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             long next = version(current) + 1;
             Map<String, AttributeValue> item = new HashMap<>(TableModel.MOVIE.encode(movie));
             item.put(TableModel.VERSION, number(next));
+            item.putAll(CastCopies.carried(current)); // the copy of its cast stays (withRatingOf), and its version
             Map<String, Object> values = TableModel.MOVIE.values(movie);
             List<TransactWriteItem> copies = new ArrayList<>();
             List<Map<String, AttributeValue>> entries = new ArrayList<>();
@@ -180,6 +184,9 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             // missing from the first look. A second look fixes any copy still older than this version.
             for (TransactWriteItem late : personCopies(context, person, next, true)) {
                 updateIfNewer(context, Access.PUT_PERSON, late.update());
+            }
+            if (current != null && !current.isEmpty() && !person.name().equals(TableModel.PERSON.decode(current).name())) {
+                castCopies.renamed(context, person); // the movies that show them first-billed
             }
             // A rename keeps the person's rank: their best-known title is what the import last found.
             List<Map<String, AttributeValue>> entries = personEntries(context, person.id());
@@ -329,7 +336,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             Map<String, AttributeValue> movieKey = TableModel.movieKey(movieId);
             Map<String, AttributeValue> personKey = TableModel.personKey(personId);
             transact(context, Access.CREDIT, List.of(
-                    isNew && role == Role.CAST ? count(movieKey, Map.of(TableModel.CAST_COUNT, 1), versionCondition(movieItem))
+                    role == Role.CAST ? castCopies.update(movieItem, isNew ? 1 : 0,
+                            castCopies.after(context, movieItem, personId, credit), versionCondition(movieItem))
                             : check(movieKey, versionCondition(movieItem)),
                     isNew ? count(personKey, Map.of(TableModel.counter(role), 1), versionCondition(personItem))
                             : check(personKey, versionCondition(personItem)),
@@ -527,7 +535,10 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                     .expressionAttributeValues(ofType.values()).build()).build());
             items.add(count(TableModel.personKey(personId), Map.of(TableModel.counter(role), -1), EXISTS));
             if (role == Role.CAST) {
-                items.add(count(TableModel.movieKey(movieId), Map.of(TableModel.CAST_COUNT, -1), EXISTS));
+                // Its movie's count down by one, and its copy of the first-billed cast without them.
+                Map<String, AttributeValue> movieItem = getConsistent(context, TableModel.movieKey(movieId));
+                items.add(movieItem == null ? count(TableModel.movieKey(movieId), Map.of(TableModel.CAST_COUNT, -1), EXISTS)
+                        : castCopies.update(movieItem, -1, castCopies.after(context, movieItem, personId, null), EXISTS));
             }
             transact(context, Access.UNCREDIT, items);
             rerank(context, Access.UNCREDIT, personId, movieId, null,
@@ -828,7 +839,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     /**
      * What putMovie updates or replaces in the movie's collection, read consistently: one Query per range
-     * of {@link TableModel#movieCopyRanges}, for the attributes that change from {@code current} (all of
+     * of {@link MovieCopyRanges#of}, for the attributes that change from {@code current} (all of
      * them for a new movie). The totals are read only when their copy of the title changes.
      */
     private List<Map<String, AttributeValue>> copiesOf(CallContext context, Map<String, AttributeValue> current, Movie movie) {
@@ -842,7 +853,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             }
         });
         List<CompletableFuture<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
-        for (TableModel.SortKeyRange range : TableModel.movieCopyRanges(changed)) {
+        for (MovieCopyRanges.SortKeyRange range : MovieCopyRanges.of(changed)) {
             QueryRequest query = Access.MOVIE_COPIES.query(table, Map.of("movieId", movie.id())).build();
             Map<String, AttributeValue> values = new HashMap<>(query.expressionAttributeValues());
             values.put(":from", s(range.from()));

@@ -152,6 +152,12 @@ public final class PlanningCatalog implements CatalogReader, ReadPlanner {
         return store.awardWinners(read, planning(context));
     }
 
+    /** A page made from a copy in a planning run has the store's planned cursors, as its planned pages do. */
+    @Override
+    public String cursor(dev.moviegraph.catalog.Part part, Record entry) {
+        return store.cursor(part, entry);
+    }
+
     private CallContext planning(CallContext context) {
         return new CallContext(context.observer(), context.paths(), this);
     }

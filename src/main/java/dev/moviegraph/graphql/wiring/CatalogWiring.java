@@ -57,6 +57,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import graphql.scalars.ExtendedScalars;
 import graphql.TypeResolutionEnvironment;
@@ -180,7 +181,8 @@ public final class CatalogWiring {
                 movieField(Movie::averageRating, MovieNode.Copy::averageRating, MovieNode.Copy::hasRating));
         field("Movie", "numVotes", BY_KEY, movieField(Movie::numVotes, MovieNode.Copy::numVotes, MovieNode.Copy::hasRating));
         for (ListField list : MOVIE_LISTS) {
-            field("Movie", list.field(), Set.of(CatalogAccess.MOVIE_COLLECTION), env -> {
+            // A first cast page comes from the movie item's copy, read by key (FirstCastPages).
+            field("Movie", list.field(), list.part() == Part.CAST ? MOVIE_READS : Set.of(CatalogAccess.MOVIE_COLLECTION), env -> {
                 if (list.part() == Part.TOTALS) {
                     CacheControl.forMonth(env, env.getArgument("to"), YearMonth.now(clock));
                 }
@@ -415,7 +417,15 @@ public final class CatalogWiring {
 
     private static Object movieList(DataFetchingEnvironment env, ListField list) {
         MovieNode node = movieNode(env);
-        return part(env, list, node.parts(), (slice, owner) -> CollectionRead.movie(node.id(), owner, Map.of(list.part(), slice)));
+        Supplier<CompletableFuture<Object>> read = () -> part(env, list, node.parts(),
+                (slice, owner) -> CollectionRead.movie(node.id(), owner, Map.of(list.part(), slice)));
+        if (list.part() == Part.CAST && !node.parts().containsKey(Part.CAST)) {
+            Slice slice = list.slice().apply(env.getArguments());
+            if (FirstCastPages.answers(slice)) {
+                return FirstCastPages.page(env, node, slice, read);
+            }
+        }
+        return read.get();
     }
 
     private static Object personList(DataFetchingEnvironment env, ListField list) {

@@ -58,9 +58,20 @@ final class NodeReads {
             ListField.page("wrote", Part.WROTE),
             ListField.all("awards", Part.PERSON_AWARDS));
 
+    /**
+     * The parts of its collection a movie's selection asks to read with it; none when it asks only a first
+     * cast page that the movie item's copy holds: then the movie is read by key, batched with its level
+     * ({@link FirstCastPages}), where a collection read would be a Query of its own.
+     */
+    static Map<Part, Slice> movieParts(DataFetchingEnvironment env) {
+        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
+        return parts.size() == 1 && parts.containsKey(Part.CAST) && FirstCastPages.answers(parts.get(Part.CAST))
+                ? Map.of() : parts;
+    }
+
     /** A root movie, read together with the parts of its collection the selection asks for. */
     static CompletableFuture<MovieNode> movie(DataFetchingEnvironment env, MovieId id) {
-        Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
+        Map<Part, Slice> parts = movieParts(env);
         return owner(env, CollectionRead.movie(id, true, parts), new MovieRef(id))
                 .thenApply(found -> found.item() == null ? null
                         : new MovieNode(id, (Movie) found.item(), null, found.prefetched()));
@@ -152,7 +163,7 @@ final class NodeReads {
             MovieNode.Copy copy = hit.rating() == null ? new MovieNode.Copy(hit.name(), true, hit.year())
                     : new MovieNode.Copy(hit.name(), true, hit.year(), true, hit.rating().averageRating(),
                     hit.rating().numVotes());
-            Map<Part, Slice> parts = ReadPlans.prefetch(env.getSelectionSet(), MOVIE_TYPES, MOVIE_LISTS);
+            Map<Part, Slice> parts = movieParts(env);
             if (parts.isEmpty()) {
                 return MovieNode.reference(id, copy);
             }

@@ -6,6 +6,7 @@ import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.dynamo.TestItems;
 import dev.moviegraph.dynamo.client.Batches;
 import dev.moviegraph.dynamo.model.Index;
+import dev.moviegraph.dynamo.model.TableDefinition;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.model.TopShards;
 
@@ -48,10 +49,10 @@ public final class Layout4Table {
 
     /** Creates the table as layout 4 defined it and writes the items; returns them. */
     public static List<Map<String, AttributeValue>> create(DynamoDbAsyncClient client, String table) {
-        CreateTableRequest current = TableModel.createTableRequest(table);
+        CreateTableRequest current = TableDefinition.createTableRequest(table);
         List<GlobalSecondaryIndex> globals = new ArrayList<>(current.globalSecondaryIndexes().stream()
                 .filter(index -> !index.indexName().equals(Index.GSI8.indexName())).toList());
-        globals.add(TableModel.globalIndex(Index.GSI7));
+        globals.add(TableDefinition.globalIndex(Index.GSI7));
         List<AttributeDefinition> attributes = new ArrayList<>(current.attributeDefinitions().stream()
                 .filter(attribute -> !attribute.attributeName().equals(TableModel.GSI8_PK)).toList());
         attributes.add(AttributeDefinition.builder().attributeName(LayoutMigration.Layout4.GSI7_PK)

@@ -92,9 +92,9 @@ class TableModelTest {
         assertEquals("tt0133093", item.get("filmId").s());
         assertFalse(item.containsKey("movieId"));
         assertEquals(MATRIX, renamed.decode(item));
-        String row = TableModel.itemsTable(List.of(renamed));
+        String row = ModelDocs.itemsTable(List.of(renamed));
         assertTrue(row.contains("`film#{filmId}`") && row.contains("`filmId`"), row);
-        assertFalse(TableModel.itemsTable().contains("film#"), "the real model is untouched");
+        assertFalse(ModelDocs.itemsTable().contains("film#"), "the real model is untouched");
     }
 
     @Test
@@ -114,7 +114,7 @@ class TableModelTest {
     @Test
     void designDocTablesAreTheModels() throws IOException {
         String design = Files.readString(DESIGN, StandardCharsets.UTF_8);
-        String updated = replace(replace(design, "items", TableModel.itemsTable()), "patterns", TableModel.patternsTable());
+        String updated = replace(replace(design, "items", ModelDocs.itemsTable()), "patterns", ModelDocs.patternsTable());
         if (Boolean.getBoolean("docs.update")) {
             Files.writeString(DESIGN, updated, StandardCharsets.UTF_8);
             design = updated;
