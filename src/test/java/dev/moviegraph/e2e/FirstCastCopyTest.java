@@ -113,6 +113,10 @@ class FirstCastCopyTest {
             assertCopied(table, counter, "tt9700001", 7);
             cast(table, "tt9700001", "nm9700006", "1"); // from sixth to first
             assertCopied(table, counter, "tt9700001", 7);
+            for (String billing : List.of("2", "8", "5", "9")) { // within the copy, just past it, back, past again
+                cast(table, "tt9700001", "nm9700007", billing);
+                assertCopied(table, counter, "tt9700001", 7);
+            }
             table.ok("mutation { putPerson(input: {id: \"nm9700006\", name: \"Renamed Player\"}) { id } }");
             assertEquals("Renamed Player", assertCopied(table, counter, "tt9700001", 7)
                     .path("edges").get(0).path("node").path("person").path("name").asText());

@@ -4,6 +4,7 @@ import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.dynamo.model.Condition;
 import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.TableModel;
+import dev.moviegraph.dynamo.read.ItemWeights;
 import dev.moviegraph.dynamo.write.CastCopies;
 
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ public final class FirstCastFill {
         this.client = client;
         this.table = table;
         this.progress = progress;
-        this.copies = new CastCopies(client, table);
+        this.copies = new CastCopies(client, table, new ItemWeights(client, table).load());
     }
 
     /** What a run did: the movie items it read, and those whose copy it wrote. */

@@ -281,7 +281,12 @@ public enum Access implements CallPattern {
 
     /** At most the read units of a Query reading {@code items} items of at most {@code itemBytes} each. */
     public static double queryReadUnits(int items, int itemBytes) {
-        return Math.max(1, Math.ceil((double) items * itemBytes / 4096)) * 0.5;
+        return queryReadUnits((long) items * itemBytes);
+    }
+
+    /** At most the read units of a Query reading items of {@code bytes} in all (eventually consistent). */
+    public static double queryReadUnits(long bytes) {
+        return Math.max(1, Math.ceil(bytes / 4096.0)) * 0.5;
     }
 
     @Override

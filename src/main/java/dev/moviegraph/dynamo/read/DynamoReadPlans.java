@@ -61,7 +61,7 @@ final class DynamoReadPlans implements CatalogReader {
         return planned(context, runs.stream().map(run -> run.ownerOnly()
                         ? new PlannedCall(Access.GET_ITEM.describe(), 1, Access.GET_ITEM.estimatedReadUnits(1, weights.largest(run)))
                         : new PlannedCall(new AccessPattern(run.name(), null, run.operation(), run.indexLabel(), run.describe()),
-                        1, Access.queryReadUnits(run.mostItems(read, weights::mostItems), weights.largest(run)))).toList(),
+                        1, Access.queryReadUnits(weights.mostBytes(run, run.mostItems(read, weights::mostItems))))).toList(),
                 () -> context.planner().standIns().page(read, weights::mostItems));
     }
 

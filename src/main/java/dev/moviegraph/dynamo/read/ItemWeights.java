@@ -59,6 +59,8 @@ public final class ItemWeights {
     private final DynamoDbAsyncClient client;
     private final String table;
     private final Map<String, Integer> largest = new ConcurrentHashMap<>();
+    /** After a type: the largest of its items less the records they nest ({@link #sizeWithoutNested}). */
+    private static final String WITHOUT_NESTED = "~flat";
     private final Map<Part, Integer> longest = new ConcurrentHashMap<>();
     public ItemWeights(DynamoDbAsyncClient client, String table) {
         this.client = client;
@@ -73,12 +75,16 @@ public final class ItemWeights {
     /**
      * The largest item of an entity an estimate assumes: the largest recorded of its type, never below
      * its declared size; for an entity that carries copies of another's attributes (credits, totals), at
-     * least that source's too, since a copy grows with its source and copy updates are not measured.
+     * least that source's too, since a copy grows with its source and copy updates are not measured. What
+     * the source's items weigh less the records they nest (a movie's copy of its first-billed cast), which
+     * no copy of it carries.
      */
     int largest(Entity<?> entity) {
         int own = Math.max(entity.estimatedBytes(), largest.getOrDefault(entity.type(), 0));
         for (Entity.Copy copy : entity.copies()) {
-            own = Math.max(own, Math.max(copy.source().estimatedBytes(), largest.getOrDefault(copy.source().type(), 0)));
+            String source = copy.source().type();
+            int copied = largest.getOrDefault(source + WITHOUT_NESTED, largest.getOrDefault(source, 0));
+            own = Math.max(own, Math.max(copy.source().estimatedBytes(), copied));
         }
         return own;
     }
@@ -104,6 +110,27 @@ public final class ItemWeights {
             most = Math.max(most, largest(segment.entities()));
         }
         return most;
+    }
+
+    /**
+     * At most what {@code items} items of a run weigh together: its owner item, when the run reads it, once
+     * at the owner's largest, and every other item at its lists' largest. A movie item grown by its copy of
+     * its first-billed cast is one item of a cast Query, not the weight of every credit in it.
+     */
+    long mostBytes(ItemCollection.Run run, int items) {
+        int owner = 0;
+        int listed = 0;
+        for (ItemCollection.Segment segment : run.segments()) {
+            if (segment.isOwner()) {
+                owner = Math.max(owner, largest(segment.entities()));
+            } else {
+                listed = Math.max(listed, largest(segment.entities()));
+            }
+        }
+        if (owner == 0 || listed == 0) {
+            return (long) items * Math.max(owner, listed);
+        }
+        return owner + (long) Math.max(0, items - 1) * listed;
     }
 
     /**
@@ -164,6 +191,11 @@ public final class ItemWeights {
                 largest.merge(type, size, Math::max);
                 grown.merge(PREFIX + type, size, Math::max);
             }
+            int flat = sizeWithoutNested(item);
+            if (flat > largest.getOrDefault(type + WITHOUT_NESTED, 0)) {
+                largest.merge(type + WITHOUT_NESTED, flat, Math::max);
+                grown.merge(PREFIX + type + WITHOUT_NESTED, flat, Math::max);
+            }
             for (Length length : LENGTHS) {
                 AttributeValue value = length.type().equals(type) ? item.get(length.attribute()) : null;
                 if (value != null && value.n() != null && Integer.parseInt(value.n()) > longest.getOrDefault(length.list(), 0)) {
@@ -223,6 +255,18 @@ public final class ItemWeights {
         } catch (IllegalArgumentException e) {
             return java.util.Optional.empty(); // a list a later version records
         }
+    }
+
+    /** An item's size less its lists of records (maps): what another item's copy of its attributes can weigh. */
+    private static int sizeWithoutNested(Map<String, AttributeValue> item) {
+        int size = 0;
+        for (Map.Entry<String, AttributeValue> attribute : item.entrySet()) {
+            AttributeValue value = attribute.getValue();
+            if (!(value.hasL() && !value.l().isEmpty() && value.l().get(0).hasM())) {
+                size += utf8(attribute.getKey()) + sizeOf(value);
+            }
+        }
+        return size;
     }
 
     /** An item's size as DynamoDB counts it: each attribute's name in UTF-8 plus its value. */

@@ -20,6 +20,7 @@ import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.ItemCollection;
 import dev.moviegraph.dynamo.model.ItemUpdate;
 import dev.moviegraph.dynamo.model.TableModel;
+import dev.moviegraph.dynamo.read.ItemWeights;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,10 +57,13 @@ public final class CastCopies {
 
     private final DynamoDbAsyncClient client;
     private final String table;
+    private final ItemWeights weights;
 
-    public CastCopies(DynamoDbAsyncClient client, String table) {
+    /** {@code weights}: where a movie item larger than any before is recorded (its copy grows it), for estimates. */
+    public CastCopies(DynamoDbAsyncClient client, String table, ItemWeights weights) {
         this.client = client;
         this.table = table;
+        this.weights = weights;
     }
 
     /**
@@ -70,9 +74,13 @@ public final class CastCopies {
         Movie movie = TableModel.MOVIE.decode(movieItem);
         int counted = movie.castCount() == null ? -1 : movie.castCount();
         boolean whole = movie.copiesFirstCast(Movie.FIRST_CAST);
-        boolean leaves = movie.firstCast().stream().anyMatch(billed -> billed.personId().equals(person));
-        List<BilledCast> cast = whole && !(leaves && counted > movie.firstCast().size())
-                ? new ArrayList<>(movie.firstCast()) : firstCredits(context, movie);
+        List<BilledCast> others = movie.firstCast().stream().filter(billed -> !billed.personId().equals(person)).toList();
+        // They were in the copy and there is more cast past it: whoever comes next is known only from the
+        // credits, unless they stay before the copy's last other member.
+        boolean leaves = others.size() < movie.firstCast().size() && counted > movie.firstCast().size()
+                && (written == null || others.isEmpty()
+                || BilledCast.CREDIT_ORDER.compare(BilledCast.of(written), others.get(others.size() - 1)) > 0);
+        List<BilledCast> cast = whole && !leaves ? new ArrayList<>(movie.firstCast()) : firstCredits(context, movie);
         cast.removeIf(billed -> billed.personId().equals(person));
         if (written != null) {
             cast.add(BilledCast.of(written));
@@ -92,6 +100,9 @@ public final class CastCopies {
             update = update.add(TableModel.CAST_COUNT, AttributeValue.fromN(Integer.toString(castDelta)));
         }
         if (!cast.equals(movie.firstCast())) {
+            Map<String, AttributeValue> next = new HashMap<>(movieItem);
+            next.putAll(TableModel.MOVIE.encode(movie.withFirstCast(cast)));
+            weights.observe(List.of(next)).join();
             AttributeValue copy = encoded(movie.withFirstCast(cast));
             update = copy == null ? update.remove(FIRST_CAST) : update.set(FIRST_CAST, copy);
         }

@@ -116,7 +116,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         this.totals = totals;
         this.executor = executor;
         this.topLists = new TopLists(client, table);
-        this.castCopies = new CastCopies(client, table);
+        this.castCopies = new CastCopies(client, table, weights);
     }
 
     @Override
