@@ -19,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,8 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -51,8 +48,8 @@ import java.util.function.Function;
  * so it is true at the end whatever order the files list their rows in; and a movie item is written
  * only after all of its credits, so a movie never shows half its cast.
  *
- * <p>Chunks of items are written while the reading goes on, {@value #IN_FLIGHT} at a time, so parsing and
- * writing overlap. Resumable: as chunks are stored, in order, the checkpoint item records the phase and
+ * <p>Chunks of items are written while the reading goes on, {@value ResumablePasses#IN_FLIGHT} at a time, so
+ * parsing and writing overlap. Resumable: as chunks are stored, in order, the checkpoint item records the phase and
  * the last line whose items, and every earlier line's, are all stored. Run again with the same arguments and files, the import reads the
  * earlier phases again without writing (to rebuild what it holds in memory), skips the lines already
  * written, and goes on. Items carry no import timestamp, so a resumed run ends with exactly the items an
@@ -67,11 +64,7 @@ public final class ImdbImport {
      * records are credits (one item each) or movies (a movie and its search and list entries, 15 or more).
      */
     static final int CHUNK = 4_000;
-    /** Chunks being written while the files are read on. */
-    static final int IN_FLIGHT = 2;
     private static final Set<String> CAST_CATEGORIES = Set.of("actor", "actress", "self");
-    private static final List<String> PHASES = List.of("titles", "ratings", "kept", "referenced", "people", "cast", "crew",
-            "akas", "movies", "reconcile");
     /** Movies reconciled at a time, in parallel, between checkpoints. */
     private static final int RECONCILE_CHUNK = 256;
     private static final int RECONCILE_THREADS = 16;
@@ -101,10 +94,6 @@ public final class ImdbImport {
     private record TitleCopy(String title, Integer year) {
     }
 
-    /** A chunk handed to the target: stored once {@code written} completes, up to {@code line} of {@code phase}. */
-    private record Pending(CompletableFuture<Void> written, String phase, long line) {
-    }
-
     /** A director or writer of a kept title, in the order the files give. */
     private record CrewEntry(String personId, Role role) {
     }
@@ -114,16 +103,15 @@ public final class ImdbImport {
     private final ImportProgress progress;
     private final SkipCounts skips = new SkipCounts();
     private final int chunkItems;
+    /** This run's passes over the files, from where an earlier run of the same import stopped. */
+    private ResumablePasses passes;
 
-    private ImportCheckpoint resumeFrom;
-    private String runArguments;
     /** Whether this import runs over a catalog an earlier one wrote (a newer IMDb release, other filters). */
     private boolean update;
     /** In an update with title.akas, the other titles (orderings) this import has for each kept title; null without it. */
     private Map<String, Set<Integer>> titleOrderings;
     /** In an update, the credits this import has for each kept title: any other is deleted. */
     private final Map<String, Set<CatalogImport.CreditKey>> creditsOf = new HashMap<>();
-    private long rowsRead;
     private long movies;
     private long people;
     private long credits;
@@ -147,7 +135,6 @@ public final class ImdbImport {
     /** Each referenced person's most voted kept title: their rank in search. */
     private final Map<String, KnownFor> knownFor = new HashMap<>();
     private final Map<String, List<CrewEntry>> crew = new TreeMap<>();
-    private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
 
     public ImdbImport(Options options, CatalogImport target, Consumer<String> out, boolean terminal) {
         this(options, target, out, terminal, CHUNK);
@@ -175,13 +162,14 @@ public final class ImdbImport {
         ratingsFile.ifPresent(files::add);
         crewFile.ifPresent(files::add);
         akasFile.ifPresent(files::add);
-        runArguments = arguments(files, ImdbImport::stamp);
+        String runArguments = arguments(files, ImdbImport::stamp);
         Optional<ImportCheckpoint> saved = target.checkpoint(NAME);
         // A checkpoint saved by a version that stamped files by modification time is this import too, if
         // the files are as they were then: an upgrade neither restarts nor rewrites an import.
         boolean same = saved.isPresent() && (saved.get().arguments().equals(runArguments)
                 || saved.get().arguments().equals(arguments(files, ImdbImport::stampByTime)));
         update = saved.isPresent() && (!same || saved.get().update());
+        ImportCheckpoint resumeFrom = null;
         if (same) {
             if (saved.get().done()) {
                 progress.line("Already imported with these arguments and files; nothing to write");
@@ -190,6 +178,7 @@ public final class ImdbImport {
             resumeFrom = saved.get();
             progress.line("Resuming at phase " + resumeFrom.phase() + ", after line " + resumeFrom.line());
         }
+        passes = new ResumablePasses(target, progress, skips, chunkItems, runArguments, update, resumeFrom);
         titles(basics);
         ratingsFile.ifPresent(this::ratings);
         keep(basics);
@@ -202,8 +191,9 @@ public final class ImdbImport {
         if (update) {
             reconcile();
         }
-        target.save(new ImportCheckpoint(NAME, runArguments, "done", 0, true, update));
+        passes.save("done", 0, true);
         long millis = (System.nanoTime() - started) / 1_000_000;
+        long rowsRead = passes.rowsRead();
         Summary summary = new Summary(false, rowsRead, movies, people, credits, target.itemsWritten(), skips, millis);
         progress.line(String.format("Imported %,d movies, %,d people, %,d credits: %,d rows read, %,d items written"
                         + " in %,d ms; %,d rows skipped%s", movies, people, credits, rowsRead, target.itemsWritten(),
@@ -214,7 +204,7 @@ public final class ImdbImport {
     // ---- phases
 
     private void titles(Path basics) {
-        read(basics, new TitleBasicsParser(), "titles", false, (row, line) -> {
+        passes.read(basics, new TitleBasicsParser(), "titles", false, (row, line) -> {
             known.add(row.id());
             if (options.titleTypes().contains(row.type()) && (!row.adult() || options.includeAdult())) {
                 candidates.add(row.id());
@@ -223,7 +213,7 @@ public final class ImdbImport {
     }
 
     private void ratings(Path file) {
-        read(file, new TitleRatingsParser(), "ratings", false, (row, line) -> {
+        passes.read(file, new TitleRatingsParser(), "ratings", false, (row, line) -> {
             if (candidates.contains(row.titleId())) {
                 ratings.put(row.titleId(), row);
             }
@@ -232,7 +222,7 @@ public final class ImdbImport {
 
     /** The titles kept: candidates that pass --min-votes, with the title and year their credits copy. */
     private void keep(Path basics) {
-        read(basics, new TitleBasicsParser(), "kept", false, (row, line) -> {
+        passes.read(basics, new TitleBasicsParser(), "kept", false, (row, line) -> {
             RatingRow rating = ratings.get(row.id());
             if (candidates.contains(row.id())
                     && (options.minVotes() == 0 || rating != null && rating.numVotes() >= options.minVotes())) {
@@ -250,7 +240,7 @@ public final class ImdbImport {
     private void akas(Path file) {
         titleOrderings = new HashMap<>();
         List<AkaRow> group = new ArrayList<>();
-        read(file, new TitleAkasParser(), "akas", (row, line) -> {
+        passes.read(file, new TitleAkasParser(), "akas", (row, line) -> {
             List<? extends Record> done = null;
             if (!group.isEmpty() && !group.get(0).titleId().equals(row.titleId())) {
                 done = titlesOf(group);
@@ -284,7 +274,7 @@ public final class ImdbImport {
      * people and every credit are written, never half-written.
      */
     private void movies(Path basics) {
-        read(basics, new TitleBasicsParser(), "movies", true, (row, line) -> {
+        passes.read(basics, new TitleBasicsParser(), "movies", true, (row, line) -> {
             if (!kept.containsKey(row.id())) {
                 return null;
             }
@@ -308,7 +298,7 @@ public final class ImdbImport {
         Map<String, Map<String, CrewEntry>> fromPrincipals = new HashMap<>();
         String[] lastTitle = {null};
         Set<String> castInTitle = new HashSet<>();
-        read(principals, new TitlePrincipalsParser(), "referenced", false, (row, line) -> {
+        passes.read(principals, new TitlePrincipalsParser(), "referenced", false, (row, line) -> {
             if (!kept.containsKey(row.titleId())) {
                 if (!known.contains(row.titleId())) {
                     skips.add(new Skip(TitlePrincipalsParser.FILE_NAME, line, SkipReason.UNKNOWN_TITLE, row.titleId()));
@@ -332,7 +322,7 @@ public final class ImdbImport {
                         .put(String.format("%06d", row.ordering()), new CrewEntry(row.personId(), role));
             }
         });
-        crewFile.ifPresent(file -> read(file, new TitleCrewParser(), "referenced", false, (row, line) -> {
+        crewFile.ifPresent(file -> passes.read(file, new TitleCrewParser(), "referenced", false, (row, line) -> {
             if (!kept.containsKey(row.titleId())) {
                 if (!known.contains(row.titleId())) {
                     skips.add(new Skip(TitleCrewParser.FILE_NAME, line, SkipReason.UNKNOWN_TITLE, row.titleId()));
@@ -375,7 +365,7 @@ public final class ImdbImport {
     }
 
     private void people(Path nameBasics) {
-        read(nameBasics, new NameBasicsParser(), "people", true, (row, line) -> {
+        passes.read(nameBasics, new NameBasicsParser(), "people", true, (row, line) -> {
             if (!referenced.contains(row.id())) {
                 return null;
             }
@@ -393,7 +383,7 @@ public final class ImdbImport {
     private void cast(Path principals) {
         Set<String> seen = new HashSet<>();
         String[] title = {null};
-        read(principals, new TitlePrincipalsParser(), "cast", true, (row, line) -> {
+        passes.read(principals, new TitlePrincipalsParser(), "cast", true, (row, line) -> {
             TitleCopy copy = kept.get(row.titleId());
             if (copy == null || !CAST_CATEGORIES.contains(row.category())) {
                 return null;
@@ -425,9 +415,9 @@ public final class ImdbImport {
 
     private void crew() {
         progress.phase("crew", null);
-        long done = resumeLine("crew");
+        long done = passes.resumeLine("crew");
         long index = 0;
-        Chunk chunk = new Chunk();
+        ResumablePasses.Chunk chunk = passes.chunk();
         for (Map.Entry<String, List<CrewEntry>> entry : crew.entrySet()) {
             index++;
             TitleCopy copy = kept.get(entry.getKey());
@@ -451,12 +441,12 @@ public final class ImdbImport {
                 }
             }
             if (chunk.full()) {
-                flush(chunk, "crew", index);
+                passes.flush(chunk, "crew", index);
             }
             progress.tick(index, -1);
         }
-        flush(chunk, "crew", index);
-        settle(0);
+        passes.flush(chunk, "crew", index);
+        passes.settle(0);
         creditCounts.clear();
     }
 
@@ -474,7 +464,7 @@ public final class ImdbImport {
      */
     private void reconcile() {
         progress.phase("reconcile", null);
-        long done = resumeLine("reconcile");
+        long done = passes.resumeLine("reconcile");
         // Every kept title, then every kept person (whose search entries a rename leaves behind).
         List<String> ids = new ArrayList<>(new java.util.TreeSet<>(kept.keySet()));
         ids.addAll(new java.util.TreeSet<>(names.keySet()));
@@ -495,7 +485,7 @@ public final class ImdbImport {
                 for (java.util.concurrent.Future<Integer> result : running) {
                     result.get();
                 }
-                target.save(new ImportCheckpoint(NAME, runArguments, "reconcile", to, false, update));
+                passes.save("reconcile", to, false);
                 progress.tick(to, -1);
             }
         } catch (InterruptedException e) {
@@ -508,169 +498,6 @@ public final class ImdbImport {
         }
     }
 
-    // ---- reading and writing
-
-    /** What a write phase makes of one row: the records to write, or null for none. */
-    private interface Writer<T> {
-        List<? extends Record> records(T row, long line);
-    }
-
-    /** What a read-only phase does with one row. */
-    private interface Reader<T> {
-        void accept(T row, long line);
-    }
-
-    private <T> void read(Path file, RowParser<T> parser, String phase, boolean writes, Reader<T> reader) {
-        read(file, parser, phase, writes, (Writer<T>) (row, line) -> {
-            reader.accept(row, line);
-            return null;
-        });
-    }
-
-    private <T> void read(Path file, RowParser<T> parser, String phase, boolean writes, Writer<T> writer) {
-        read(file, parser, phase, writes, writer, () -> null);
-    }
-
-    /** A write phase whose last records come once the file is read ({@code atEnd}: the last title's titles). */
-    private <T> void read(Path file, RowParser<T> parser, String phase, Writer<T> writer,
-                          java.util.function.Supplier<List<? extends Record>> atEnd) {
-        read(file, parser, phase, true, writer, atEnd);
-    }
-
-    private <T> void read(Path file, RowParser<T> parser, String phase, boolean writes, Writer<T> writer,
-                          java.util.function.Supplier<List<? extends Record>> atEnd) {
-        long done = writes ? resumeLine(phase) : 0;
-        Chunk chunk = new Chunk();
-        try (ImdbReader<T> reader = ImdbReader.open(file, parser)) {
-            progress.phase(phase, reader);
-            for (Parsed<T> parsed = reader.next(); parsed != null; parsed = reader.next()) {
-                long line = reader.lineNumber();
-                boolean counted = PHASES.indexOf(phase) == firstPass(parser);
-                if (counted) {
-                    rowsRead++;
-                }
-                if (!parsed.isRow()) {
-                    if (counted) {
-                        skips.add(parsed.skip());
-                    }
-                    continue;
-                }
-                List<? extends Record> records = writer.records(parsed.row(), line);
-                if (records != null && line > done) {
-                    records.forEach(chunk::add);
-                    if (chunk.full()) {
-                        flush(chunk, phase, line);
-                    }
-                }
-                progress.tick(line, reader.bytesRead());
-            }
-            if (writes) {
-                List<? extends Record> last = atEnd.get();
-                if (last != null && reader.lineNumber() > done) {
-                    last.forEach(chunk::add);
-                }
-                flush(chunk, phase, reader.lineNumber());
-                settle(0);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The phase whose pass over a file counts its rows and skips (each file is counted once). */
-    private static int firstPass(RowParser<?> parser) {
-        if (parser instanceof TitleBasicsParser) {
-            return PHASES.indexOf("titles");
-        }
-        if (parser instanceof TitlePrincipalsParser || parser instanceof TitleCrewParser) {
-            return PHASES.indexOf("referenced");
-        }
-        if (parser instanceof TitleRatingsParser) {
-            return PHASES.indexOf("ratings");
-        }
-        if (parser instanceof TitleAkasParser) {
-            return PHASES.indexOf("akas");
-        }
-        return PHASES.indexOf("people");
-    }
-
-    /** The records read since the last flush, and the items they come to. */
-    private final class Chunk {
-        private final List<Record> records = new ArrayList<>();
-        private long items;
-
-        void add(Record record) {
-            records.add(record);
-            items += target.itemsOf(record);
-        }
-
-        boolean full() {
-            return items >= chunkItems;
-        }
-
-        void clear() {
-            records.clear();
-            items = 0;
-        }
-    }
-
-    /**
-     * Hands the chunk to the target and goes on reading while it is written, at most {@link #IN_FLIGHT}
-     * chunks at a time; records in the checkpoint the last line up to which every chunk is written.
-     */
-    private void flush(Chunk chunk, String phase, long line) {
-        CompletableFuture<Void> written = chunk.records.isEmpty() ? CompletableFuture.completedFuture(null)
-                : target.writeAsync(List.copyOf(chunk.records));
-        chunk.clear();
-        inFlight.add(new Pending(written, phase, line));
-        settle(IN_FLIGHT);
-    }
-
-    /**
-     * Waits until at most {@code max} chunks are in flight, taking the written ones in the order they were
-     * read, then saves the checkpoint of the last of them: a line is only recorded once every chunk up to
-     * it is stored.
-     */
-    private void settle(int max) {
-        Pending last = null;
-        while (!inFlight.isEmpty() && (inFlight.size() > max || inFlight.peek().written().isDone())) {
-            Pending head = inFlight.poll();
-            try {
-                head.written().join();
-            } catch (CompletionException e) {
-                inFlight.clear();
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
-            }
-            last = head;
-        }
-        if (last != null && !beforeResumed(last.phase(), last.line())) {
-            target.save(new ImportCheckpoint(NAME, runArguments, last.phase(), last.line(), false, update));
-        }
-    }
-
-    /**
-     * Whether {@code line} of {@code phase} comes before where the run being resumed had got: the end of
-     * an earlier phase this run passes over without writing. Saving it would move the checkpoint back, and
-     * a second kill would then send the next run back to the start of the resumed phase.
-     */
-    private boolean beforeResumed(String phase, long line) {
-        if (resumeFrom == null) {
-            return false;
-        }
-        int resumed = PHASES.indexOf(resumeFrom.phase());
-        int current = PHASES.indexOf(phase);
-        return current < resumed || current == resumed && line < resumeFrom.line();
-    }
-
-    /** Lines of {@code phase} already written by the run being resumed (all, for an earlier phase). */
-    private long resumeLine(String phase) {
-        if (resumeFrom == null) {
-            return 0;
-        }
-        int resumed = PHASES.indexOf(resumeFrom.phase());
-        int current = PHASES.indexOf(phase);
-        return current < resumed ? Long.MAX_VALUE : current == resumed ? resumeFrom.line() : 0;
-    }
 
     private static Role crewRole(String category) {
         return switch (category) {
@@ -736,3 +563,4 @@ public final class ImdbImport {
         return counts;
     }
 }
+

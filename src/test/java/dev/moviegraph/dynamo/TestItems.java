@@ -5,7 +5,7 @@ import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.dynamo.admin.DynamoCatalogImport;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.read.ItemWeights;
-import dev.moviegraph.dynamo.write.DynamoCatalogWriter;
+import dev.moviegraph.dynamo.write.StreamWrites;
 
 import java.time.YearMonth;
 import java.util.Map;
@@ -55,7 +55,7 @@ public final class TestItems {
 
     /** An UpdateItem adding {@code count} streams to a movie's total, as a service other than the gateway would. */
     public static UpdateItemRequest addStreams(String table, MovieId movie, YearMonth month, String title, long count) {
-        Update update = DynamoCatalogWriter.totalIncrement(table, movie, month, title, count);
+        Update update = StreamWrites.totalIncrement(table, movie, month, title, count);
         return UpdateItemRequest.builder().tableName(table).key(update.key()).updateExpression(update.updateExpression())
                 .expressionAttributeNames(update.expressionAttributeNames())
                 .expressionAttributeValues(update.expressionAttributeValues()).build();

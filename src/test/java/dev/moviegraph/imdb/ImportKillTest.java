@@ -71,7 +71,7 @@ class ImportKillTest {
             assertFalse(resumed.alreadyDone());
             // Killed in the credits (one item a record): what it writes is the rest, plus at most the chunks lost.
             long rest = uninterrupted.size() - halfway.size();
-            long lag = (ImdbImport.IN_FLIGHT + 1L) * ImdbImport.CHUNK;
+            long lag = (ResumablePasses.IN_FLIGHT + 1L) * ImdbImport.CHUNK;
             assertTrue(resumed.itemsWritten() >= rest && resumed.itemsWritten() <= rest + lag,
                     "rest " + rest + ", lag " + lag + ": the second run wrote " + resumed.itemsWritten() + " items");
             assertEquals(uninterrupted, ImportCommandTest.catalogItems(killed), "attribute for attribute");

@@ -41,7 +41,7 @@ class ImportResumeTest {
     /** The items of a wide movie record (a real movie is 15 or more: the movie, its search and list entries). */
     private static final int WIDE = 25;
     /** What a kill can lose: the chunk being filled and the ones in flight, each up to one record past full. */
-    private static final int LAG = (ImdbImport.IN_FLIGHT + 1) * (CHUNK + WIDE);
+    private static final int LAG = (ResumablePasses.IN_FLIGHT + 1) * (CHUNK + WIDE);
 
     @TempDir
     Path files;

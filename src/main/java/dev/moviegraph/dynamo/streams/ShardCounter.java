@@ -10,7 +10,8 @@ import dev.moviegraph.dynamo.model.Access;
 import dev.moviegraph.dynamo.model.Condition;
 import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.TableModel;
-import dev.moviegraph.dynamo.write.DynamoCatalogWriter;
+import dev.moviegraph.dynamo.write.ConditionalWrites;
+import dev.moviegraph.dynamo.write.StreamWrites;
 import dev.moviegraph.dynamo.write.TopLists;
 
 import java.time.YearMonth;
@@ -188,7 +189,7 @@ public final class ShardCounter {
                     long count = sums.get(key);
                     long floor = topLists.floor(total.month(), context);
                     boolean rank = ranked.computeIfAbsent(key, k -> count >= floor || atFloor.contains(k));
-                    items.add(TransactWriteItem.builder().update(DynamoCatalogWriter.totalIncrement(table,
+                    items.add(TransactWriteItem.builder().update(StreamWrites.totalIncrement(table,
                             total.movieId(), total.month(), title, count, floor, rank)).build());
                     written.add(key);
                 }
@@ -207,7 +208,7 @@ public final class ShardCounter {
                         : new TableModel.Checkpoint(shardId, at.sequence(), false, to, i, digest);
                 items.add(TransactWriteItem.builder().put(checkpointPut(next, at, to, i)).build());
                 try {
-                    DynamoCatalogWriter.transact(dynamo, context, Access.AGGREGATE_TOTALS, items);
+                    ConditionalWrites.transact(dynamo, context, Access.AGGREGATE_TOTALS, items);
                     written.stream().filter(ranked::get).forEach(candidates::add);
                     break;
                 } catch (TransactionCanceledException e) {
@@ -265,7 +266,7 @@ public final class ShardCounter {
                 .conditionExpression(wholly.condition())
                 .expressionAttributeNames(wholly.names())
                 .expressionAttributeValues(wholly.values());
-        if (!DynamoCatalogWriter.putIf(dynamo, context, Access.FINISH_BATCH, finish)) {
+        if (!ConditionalWrites.putIf(dynamo, context, Access.FINISH_BATCH, finish)) {
             throw new IllegalStateException("The checkpoint of shard " + shardId + " moved under this reader");
         }
     }

@@ -172,7 +172,7 @@ public final class CastCopies {
                 return false;
             }
             try {
-                DynamoCatalogWriter.transact(client, context, Access.PUT_PERSON,
+                ConditionalWrites.transact(client, context, Access.PUT_PERSON,
                         List.of(update(movieItem, 0, cast, Condition.exists(TableModel.PK))));
                 return true;
             } catch (TransactionCanceledException e) {

@@ -1,13 +1,20 @@
 package dev.moviegraph.dynamo.write;
 
+import static dev.moviegraph.dynamo.write.TableWrites.EXISTS;
+import static dev.moviegraph.dynamo.write.TableWrites.EXISTS_EXPRESSION;
+import static dev.moviegraph.dynamo.write.TableWrites.MAX_TRANSACTION_ITEMS;
+import static dev.moviegraph.dynamo.write.TableWrites.number;
+import static dev.moviegraph.dynamo.write.TableWrites.s;
+import static dev.moviegraph.dynamo.write.TableWrites.version;
+import static dev.moviegraph.dynamo.write.TableWrites.versionCondition;
+
 import dev.moviegraph.catalog.Award;
 import dev.moviegraph.catalog.CallContext;
 import dev.moviegraph.catalog.CatalogWriter;
 import dev.moviegraph.catalog.CollectionRead;
-import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.ItemRef;
+import dev.moviegraph.catalog.Credit;
 import dev.moviegraph.catalog.KnownFor;
-import dev.moviegraph.catalog.MonthlyStreams;
 import dev.moviegraph.catalog.Movie;
 import dev.moviegraph.catalog.MovieId;
 import dev.moviegraph.catalog.MovieTitle;
@@ -18,29 +25,22 @@ import dev.moviegraph.catalog.PersonId;
 import dev.moviegraph.catalog.Records;
 import dev.moviegraph.catalog.Role;
 import dev.moviegraph.catalog.Slice;
-import dev.moviegraph.catalog.StoreUnavailableException;
 import dev.moviegraph.catalog.StreamReceipt;
 import dev.moviegraph.catalog.StreamRecord;
 import dev.moviegraph.catalog.TotalsMode;
 import dev.moviegraph.dynamo.client.Batches;
-import dev.moviegraph.dynamo.client.Call;
 import dev.moviegraph.dynamo.client.Queries;
-import dev.moviegraph.dynamo.client.StoreFailures;
 import dev.moviegraph.dynamo.model.Access;
 import dev.moviegraph.dynamo.model.Condition;
 import dev.moviegraph.dynamo.model.Entity;
 import dev.moviegraph.dynamo.model.Expression;
 import dev.moviegraph.dynamo.model.ItemCollection;
-import dev.moviegraph.dynamo.model.ItemUpdate;
 import dev.moviegraph.dynamo.model.SearchEntries;
-import dev.moviegraph.dynamo.model.MovieCopyRanges;
 import dev.moviegraph.dynamo.model.TableModel;
 import dev.moviegraph.dynamo.read.ItemWeights;
-import dev.moviegraph.dynamo.read.RecentReads;
 
 import java.time.YearMonth;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -48,35 +48,17 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
-import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
-import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Put;
-import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
-import software.amazon.awssdk.services.dynamodb.model.Update;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * The write port over the single table. Every write is a transaction guarded by optimistic versions:
@@ -84,24 +66,20 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * and starts over when they did. Copies of a movie's title or an actor's name are rewritten in the same
  * transaction as the item (up to 99 of them; beyond that in further updates that only ever move a copy
  * to a newer version). Runs on its own threads, so a write never blocks the HTTP or SDK threads.
+ * Streams ({@link StreamWrites}), the copies' updates ({@link CopyUpdates}) and the entries of counted lists
+ * ({@link ListEntryWrites}) are written by classes of their own, over the helpers of {@link TableWrites}.
  */
 public final class DynamoCatalogWriter implements CatalogWriter {
-    static final int MAX_TRANSACTION_ITEMS = 100;
-    private static final int MAX_ATTEMPTS = 6;
-
     private final DynamoDbAsyncClient client;
     private final String table;
-    private final TotalsMode totals;
-    private final ExecutorService executor;
     private final ItemWeights weights;
-    /** The months' top lists (their floors, merges, deletions and renames), and totals this gateway saw reach a floor. */
+    private final TableWrites tableWrites;
+    /** The months' top lists (their floors, merges, deletions and renames). */
     private final TopLists topLists;
     private final CastCopies castCopies;
-    private final Set<String> atFloor = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** TOTALS=stream: movie titles for stream items, kept a minute (see {@link #recordForAggregator}). */
-    private final RecentReads<MovieId, String> titles = new RecentReads<>(java.time.Duration.ofMinutes(1), 100_000);
-    /** TOTALS=stream: totals for receipts, kept a second. */
-    private final RecentReads<List<String>, Long> recentTotals = new RecentReads<>(java.time.Duration.ofSeconds(1), 100_000);
+    private final CopyUpdates copyUpdates;
+    private final StreamWrites streams;
+    private final ListEntryWrites listEntries;
 
     public DynamoCatalogWriter(DynamoDbAsyncClient client, String table, TotalsMode totals, ExecutorService executor) {
         this(client, table, totals, executor, ItemWeights.declared());
@@ -113,16 +91,18 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         this.weights = weights;
         this.client = client;
         this.table = table;
-        this.totals = totals;
-        this.executor = executor;
+        this.tableWrites = new TableWrites(client, table, executor, weights);
         this.topLists = new TopLists(client, table);
         this.castCopies = new CastCopies(client, table, weights);
+        this.copyUpdates = new CopyUpdates(client, table, tableWrites);
+        this.streams = new StreamWrites(client, table, totals, executor, weights, tableWrites, topLists);
+        this.listEntries = new ListEntryWrites(table, tableWrites);
     }
 
     @Override
     public CompletableFuture<Movie> putMovie(Movie given, CallContext context) {
-        return optimistically(() -> {
-            Map<String, AttributeValue> current = getConsistent(context, TableModel.movieKey(given.id()));
+        return tableWrites.optimistically(() -> {
+            Map<String, AttributeValue> current = tableWrites.getConsistent(context, TableModel.movieKey(given.id()));
             Movie movie = current == null || current.isEmpty() ? given.withCastCount(0)
                     : given.withRatingOf(TableModel.MOVIE.decode(current));
             long next = version(current) + 1;
@@ -136,8 +116,8 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             List<MovieTitle> titles = new ArrayList<>();
             Set<PersonId> credited = new LinkedHashSet<>();
             Set<YearMonth> retitled = new java.util.TreeSet<>();
-            for (Map<String, AttributeValue> copy : copiesOf(context, current, movie)) {
-                copyUpdate(copy, TableModel.MOVIE, values, next).ifPresent(copies::add);
+            for (Map<String, AttributeValue> copy : copyUpdates.copiesOf(context, current, movie)) {
+                copyUpdates.copyUpdate(copy, TableModel.MOVIE, values, next).ifPresent(copies::add);
                 if (TableModel.is(copy, TableModel.TOTAL) && !movie.title().equals(TableModel.TOTAL.decode(copy).movieTitle())) {
                     retitled.add(TableModel.TOTAL.decode(copy).month());
                 }
@@ -152,7 +132,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                     titles.add(TableModel.MOVIE_TITLE.decode(copy));
                 }
             }
-            transactInChunks(context, Access.PUT_MOVIE, put(item, versionCondition(current)), copies);
+            copyUpdates.transactInChunks(context, Access.PUT_MOVIE, tableWrites.put(item, versionCondition(current)), copies);
             replaceSearchEntries(context, Access.PUT_MOVIE, entries, SearchEntries.of(movie));
             // Its other titles' entries index the words its own title lacks: derived again from the new title.
             replaceSearchEntries(context, Access.PUT_MOVIE, titleEntries, titles.isEmpty() ? List.of()
@@ -171,19 +151,19 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     @Override
     public CompletableFuture<Person> putPerson(Person given, CallContext context) {
-        return optimistically(() -> {
-            Map<String, AttributeValue> current = getConsistent(context, TableModel.personKey(given.id()));
+        return tableWrites.optimistically(() -> {
+            Map<String, AttributeValue> current = tableWrites.getConsistent(context, TableModel.personKey(given.id()));
             Person person = current == null || current.isEmpty() ? given.withCounts(0, 0, 0)
                     : given.withProfessionsOf(TableModel.PERSON.decode(current));
             long next = version(current) + 1;
             Map<String, AttributeValue> item = new HashMap<>(TableModel.PERSON.encode(person));
             item.put(TableModel.VERSION, number(next));
-            transactInChunks(context, Access.PUT_PERSON, put(item, versionCondition(current)),
-                    personCopies(context, person, next, false));
+            copyUpdates.transactInChunks(context, Access.PUT_PERSON, tableWrites.put(item, versionCondition(current)),
+                    copyUpdates.personCopies(context, person, next, false));
             // GSI3 is eventually consistent: a credit committed just before this write may have been
             // missing from the first look. A second look fixes any copy still older than this version.
-            for (TransactWriteItem late : personCopies(context, person, next, true)) {
-                updateIfNewer(context, Access.PUT_PERSON, late.update());
+            for (TransactWriteItem late : copyUpdates.personCopies(context, person, next, true)) {
+                copyUpdates.updateIfNewer(context, Access.PUT_PERSON, late.update());
             }
             if (current != null && !current.isEmpty() && !person.name().equals(TableModel.PERSON.decode(current).name())) {
                 castCopies.renamed(context, person); // the movies that show them first-billed
@@ -223,7 +203,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         current.keySet().forEach(key -> writes.add(TransactWriteItem.builder()
                 .delete(Delete.builder().tableName(table).key(key).build()).build()));
         for (int i = 0; i < writes.size(); i += MAX_TRANSACTION_ITEMS) {
-            transact(context, access, writes.subList(i, Math.min(writes.size(), i + MAX_TRANSACTION_ITEMS)));
+            tableWrites.transact(context, access, writes.subList(i, Math.min(writes.size(), i + MAX_TRANSACTION_ITEMS)));
         }
     }
 
@@ -256,7 +236,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         if (Objects.equals(next, current)) {
             return;
         }
-        Map<String, AttributeValue> personItem = getConsistent(context, TableModel.personKey(personId));
+        Map<String, AttributeValue> personItem = tableWrites.getConsistent(context, TableModel.personKey(personId));
         if (personItem != null) {
             replaceSearchEntries(context, access, entries, SearchEntries.of(TableModel.PERSON.decode(personItem), next));
         }
@@ -291,26 +271,12 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         return new KnownFor(movie.id(), movie.title(), movie.year(), movie.numVotes() == null ? 0 : movie.numVotes());
     }
 
-    private List<TransactWriteItem> personCopies(CallContext context, Person person, long version, boolean onlyOlder) {
-        Map<String, Object> owner = Map.of("personId", person.id());
-        QueryRequest query = Access.PERSON_PARTITION.query(table, owner).build();
-        Map<String, Object> values = TableModel.PERSON.values(person);
-        List<TransactWriteItem> copies = new ArrayList<>();
-        for (Map<String, AttributeValue> item : Queries.all(client, context, Access.PERSON_PARTITION, query).join()) {
-            if (onlyOlder && copiedVersion(item, TableModel.PERSON) >= version) {
-                continue;
-            }
-            copyUpdate(item, TableModel.PERSON, values, version).ifPresent(copies::add);
-        }
-        return copies;
-    }
-
     @Override
     public CompletableFuture<Credit> credit(MovieId movieId, PersonId personId, Role role, List<String> characters,
                                             Integer position, CallContext context) {
-        return optimistically(() -> {
-            Map<String, AttributeValue> movieItem = getConsistent(context, TableModel.movieKey(movieId));
-            Map<String, AttributeValue> personItem = getConsistent(context, TableModel.personKey(personId));
+        return tableWrites.optimistically(() -> {
+            Map<String, AttributeValue> movieItem = tableWrites.getConsistent(context, TableModel.movieKey(movieId));
+            Map<String, AttributeValue> personItem = tableWrites.getConsistent(context, TableModel.personKey(personId));
             if (movieItem == null) {
                 throw new NotFoundException("There is no movie " + movieId.value());
             }
@@ -332,16 +298,16 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             weights.observe(List.of(item)).join();
             // A new credit counts on its person (and a cast credit on its movie), in the same transaction;
             // the put's condition makes a concurrent second "new" credit fail and retry as a replacement.
-            boolean isNew = getConsistent(context, TableModel.keyOf(item)) == null;
+            boolean isNew = tableWrites.getConsistent(context, TableModel.keyOf(item)) == null;
             Map<String, AttributeValue> movieKey = TableModel.movieKey(movieId);
             Map<String, AttributeValue> personKey = TableModel.personKey(personId);
-            transact(context, Access.CREDIT, List.of(
+            tableWrites.transact(context, Access.CREDIT, List.of(
                     role == Role.CAST ? castCopies.update(movieItem, isNew ? 1 : 0,
                             castCopies.after(context, movieItem, personId, credit), versionCondition(movieItem))
-                            : check(movieKey, versionCondition(movieItem)),
-                    isNew ? count(personKey, Map.of(TableModel.counter(role), 1), versionCondition(personItem))
-                            : check(personKey, versionCondition(personItem)),
-                    put(item, isNew ? Condition.notExists(TableModel.PK) : EXISTS)));
+                            : tableWrites.check(movieKey, versionCondition(movieItem)),
+                    isNew ? tableWrites.count(personKey, Map.of(TableModel.counter(role), 1), versionCondition(personItem))
+                            : tableWrites.check(personKey, versionCondition(personItem)),
+                    tableWrites.put(item, isNew ? Condition.notExists(TableModel.PK) : EXISTS)));
             countCredits(context, credit, item);
             if (isNew) {
                 rerank(context, Access.CREDIT, personId, movieId, movie, gone -> false);
@@ -352,26 +318,26 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     @Override
     public CompletableFuture<Award> recordAward(Award award, CallContext context) {
-        return optimistically(() -> {
+        return tableWrites.optimistically(() -> {
             List<TransactWriteItem> items = new ArrayList<>();
             if (award.movieId() != null) {
-                Map<String, AttributeValue> movie = getConsistent(context, TableModel.movieKey(award.movieId()));
+                Map<String, AttributeValue> movie = tableWrites.getConsistent(context, TableModel.movieKey(award.movieId()));
                 if (movie == null) {
                     throw new NotFoundException("There is no movie " + award.movieId().value());
                 }
-                items.add(check(TableModel.movieKey(award.movieId()), versionCondition(movie)));
+                items.add(tableWrites.check(TableModel.movieKey(award.movieId()), versionCondition(movie)));
             }
             if (award.personId() != null) {
-                Map<String, AttributeValue> person = getConsistent(context, TableModel.personKey(award.personId()));
+                Map<String, AttributeValue> person = tableWrites.getConsistent(context, TableModel.personKey(award.personId()));
                 if (person == null) {
                     throw new NotFoundException("There is no person " + award.personId().value());
                 }
-                items.add(check(TableModel.personKey(award.personId()), versionCondition(person)));
+                items.add(tableWrites.check(TableModel.personKey(award.personId()), versionCondition(person)));
             }
             Map<String, AttributeValue> item = TableModel.awards(award).encode(award);
             weights.observe(List.of(item)).join();
             items.add(TransactWriteItem.builder().put(Put.builder().tableName(table).item(item).build()).build());
-            transact(context, Access.RECORD_AWARD, items);
+            tableWrites.transact(context, Access.RECORD_AWARD, items);
             countAwards(context, award, item);
             return award;
         });
@@ -417,7 +383,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     @Override
     public CompletableFuture<Boolean> removeAward(Award award, CallContext context) {
         Entity<Award> entity = TableModel.awards(award);
-        return deleteOfType(context, Access.REMOVE_AWARD, entity.keyFromFields(Records.components(award)), entity.type());
+        return tableWrites.deleteOfType(context, Access.REMOVE_AWARD, entity.keyFromFields(Records.components(award)), entity.type());
     }
 
     // ---- entries of a private collection's counted list
@@ -425,91 +391,12 @@ public final class DynamoCatalogWriter implements CatalogWriter {
     @Override
     public CompletableFuture<Record> addEntry(Part part, String ownerId, Record entry, ItemRef<?> mustExist,
                                               CallContext context) {
-        ItemCollection collection = ItemCollection.of(part.collection());
-        ItemCollection.EntryWrite write = collection.entryWrite(part, true);
-        Map<String, AttributeValue> item = encode(write.entity(), entry);
-        Map<String, AttributeValue> key = TableModel.keyOf(item);
-        return optimistically(() -> {
-            List<TransactWriteItem> items = new ArrayList<>();
-            if (mustExist != null) {
-                items.add(check(TableModel.key(mustExist), EXISTS));
-            }
-            int putAt = items.size();
-            Expression isNew = Expression.of(Condition.notExists(TableModel.PK));
-            items.add(TransactWriteItem.builder().put(Put.builder().tableName(table).item(item)
-                    .conditionExpression(isNew.condition()).expressionAttributeNames(isNew.names())
-                    // an entry already there comes back in the cancellation: its addedAt without another read
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                    .build()).build());
-            items.add(ownerCount(collection, write, ownerId, 1, null));
-            try {
-                transact(context, write, items);
-                return entry;
-            } catch (TransactionCanceledException e) {
-                if (mustExist != null && failedCondition(e, 0)) {
-                    throw new NotFoundException("There is no " + TableModel.entityFor(mustExist.type()).type() + " "
-                            + keyText(mustExist));
-                }
-                if (failedCondition(e, putAt)) {
-                    CancellationReason reason = e.cancellationReasons().get(putAt);
-                    Map<String, AttributeValue> stored = reason.hasItem() && !reason.item().isEmpty() ? reason.item()
-                            : getConsistent(context, key);
-                    if (stored != null) {
-                        return write.entity().decode(stored);
-                    }
-                }
-                throw e; // removed meanwhile, or a conflict: tried again
-            }
-        });
+        return listEntries.addEntry(part, ownerId, entry, mustExist, context);
     }
 
     @Override
     public CompletableFuture<Boolean> removeEntry(Part part, String ownerId, Record entry, CallContext context) {
-        ItemCollection collection = ItemCollection.of(part.collection());
-        ItemCollection.EntryWrite write = collection.entryWrite(part, false);
-        Map<String, AttributeValue> key = write.entity().keyFromFields(Records.components(entry));
-        return optimistically(() -> {
-            // No read first: the delete's condition says whether it was there, the count follows in the same transaction.
-            Expression there = Expression.of(EXISTS.and(Condition.equal(TableModel.TYPE, s(write.entity().type()))));
-            List<TransactWriteItem> items = List.of(
-                    TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(key)
-                            .conditionExpression(there.condition()).expressionAttributeNames(there.names())
-                            .expressionAttributeValues(there.values()).build()).build(),
-                    ownerCount(collection, write, ownerId, -1, EXISTS));
-            try {
-                transact(context, write, items);
-                return true;
-            } catch (TransactionCanceledException e) {
-                if (failedCondition(e, 0)) {
-                    return false;
-                }
-                throw e;
-            }
-        });
-    }
-
-    /** The owner item's count of the list moved by {@code delta}; adding also creates the owner item (its first entry). */
-    private TransactWriteItem ownerCount(ItemCollection collection, ItemCollection.EntryWrite write, String ownerId,
-                                         int delta, Condition condition) {
-        ItemUpdate update = (delta > 0 ? collection.ownerCreation(ownerId) : ItemUpdate.create())
-                .add(write.segment().countAttribute(), number(delta));
-        Expression expression = Expression.of(update, condition);
-        return TransactWriteItem.builder().update(Update.builder().tableName(table).key(collection.ownerKey(ownerId))
-                .updateExpression(expression.update()).conditionExpression(expression.condition())
-                .expressionAttributeNames(expression.names()).expressionAttributeValues(expression.values())
-                .build()).build();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T extends Record> Map<String, AttributeValue> encode(Entity<?> entity, T record) {
-        return ((Entity<T>) entity).encode(record);
-    }
-
-    /** The key values of a reference as text, for a message ({@code tt0111161}). */
-    private static String keyText(ItemRef<?> ref) {
-        return Records.components((Record) ref).values().stream().map(Entity::encodeValue)
-                .map(value -> value == null ? "" : value.s() != null ? value.s() : value.n())
-                .collect(java.util.stream.Collectors.joining(" "));
+        return listEntries.removeEntry(part, ownerId, entry, context);
     }
 
     /** A crew credit's place ({@link Credit#crewPosition}) among the movie's credits in the role, read consistently. */
@@ -522,9 +409,9 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     @Override
     public CompletableFuture<Boolean> uncredit(MovieId movieId, PersonId personId, Role role, CallContext context) {
-        return optimistically(() -> {
+        return tableWrites.optimistically(() -> {
             Map<String, AttributeValue> key = TableModel.creditKey(movieId, personId, role);
-            if (getConsistent(context, key) == null) {
+            if (tableWrites.getConsistent(context, key) == null) {
                 return false;
             }
             // The delete only of that credit, and the counts of its person (and movie) down by one, together.
@@ -533,58 +420,23 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             items.add(TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(key)
                     .conditionExpression(ofType.condition()).expressionAttributeNames(ofType.names())
                     .expressionAttributeValues(ofType.values()).build()).build());
-            items.add(count(TableModel.personKey(personId), Map.of(TableModel.counter(role), -1), EXISTS));
+            items.add(tableWrites.count(TableModel.personKey(personId), Map.of(TableModel.counter(role), -1), EXISTS));
             if (role == Role.CAST) {
                 // Its movie's count down by one, and its copy of the first-billed cast without them.
-                Map<String, AttributeValue> movieItem = getConsistent(context, TableModel.movieKey(movieId));
-                items.add(movieItem == null ? count(TableModel.movieKey(movieId), Map.of(TableModel.CAST_COUNT, -1), EXISTS)
+                Map<String, AttributeValue> movieItem = tableWrites.getConsistent(context, TableModel.movieKey(movieId));
+                items.add(movieItem == null ? tableWrites.count(TableModel.movieKey(movieId), Map.of(TableModel.CAST_COUNT, -1), EXISTS)
                         : castCopies.update(movieItem, -1, castCopies.after(context, movieItem, personId, null), EXISTS));
             }
-            transact(context, Access.UNCREDIT, items);
+            tableWrites.transact(context, Access.UNCREDIT, items);
             rerank(context, Access.UNCREDIT, personId, movieId, null,
                     gone -> gone.movieId().equals(movieId) && gone.role() == role);
             return true;
         });
     }
 
-    /** Adds to counters of an item, on condition. */
-    private TransactWriteItem count(Map<String, AttributeValue> key, Map<String, Integer> deltas, Condition condition) {
-        ItemUpdate adds = ItemUpdate.create();
-        for (Map.Entry<String, Integer> delta : deltas.entrySet()) {
-            adds = adds.add(delta.getKey(), number(delta.getValue()));
-        }
-        Expression expression = Expression.of(adds, condition);
-        return TransactWriteItem.builder().update(Update.builder().tableName(table).key(key)
-                .updateExpression(expression.update()).conditionExpression(expression.condition())
-                .expressionAttributeNames(expression.names()).expressionAttributeValues(expression.values()).build()).build();
-    }
-
-    /** Deletes the item at {@code key} if it is of {@code type}; whether there was one. */
-    private CompletableFuture<Boolean> deleteOfType(CallContext context, Access access, Map<String, AttributeValue> key,
-                                                   String type) {
-        return StoreFailures.translated(CompletableFuture.supplyAsync(() -> {
-            Call call = Call.byKey(context, access, 1);
-            Expression ofType = Expression.of(Condition.notExists(TableModel.PK).or(Condition.equal(TableModel.TYPE, s(type))));
-            DeleteItemRequest request = DeleteItemRequest.builder().tableName(table)
-                    .key(key)
-                    // only an item of that type: never delete something else that might share the key
-                    .conditionExpression(ofType.condition())
-                    .expressionAttributeNames(ofType.names())
-                    .expressionAttributeValues(ofType.values())
-                    .returnValues(ReturnValue.ALL_OLD)
-                    .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-                    .overrideConfiguration(call.override())
-                    .build();
-            return call.reportWhenDone(client.deleteItem(request).thenApply(response -> {
-                call.page(response.hasAttributes() ? 1 : 0, Collections.singletonList(response.consumedCapacity()));
-                return response.hasAttributes() && !response.attributes().isEmpty();
-            })).join();
-        }, executor));
-    }
-
     @Override
     public CompletableFuture<Boolean> deleteMovie(MovieId movieId, CallContext context) {
-        return optimistically(() -> {
+        return tableWrites.optimistically(() -> {
             List<Map<String, AttributeValue>> keys = collection(context, movieId, true);
             if (keys.isEmpty()) {
                 return false;
@@ -614,19 +466,19 @@ public final class DynamoCatalogWriter implements CatalogWriter {
             }
             countsOf.forEach((person, deltas) -> {
                 List<TransactWriteItem> unit = new ArrayList<>(creditsOf.get(person));
-                unit.add(count(TableModel.personKey(PersonId.of(person)), deltas, EXISTS));
+                unit.add(tableWrites.count(TableModel.personKey(PersonId.of(person)), deltas, EXISTS));
                 units.add(unit);
             });
             List<TransactWriteItem> batch = new ArrayList<>();
             for (List<TransactWriteItem> unit : units) {
                 if (batch.size() + unit.size() > MAX_TRANSACTION_ITEMS) {
-                    transact(context, Access.DELETE_COLLECTION, batch);
+                    tableWrites.transact(context, Access.DELETE_COLLECTION, batch);
                     batch = new ArrayList<>();
                 }
                 batch.addAll(unit);
             }
             if (!batch.isEmpty()) {
-                transact(context, Access.DELETE_COLLECTION, batch);
+                tableWrites.transact(context, Access.DELETE_COLLECTION, batch);
             }
             // Its totals are gone: it leaves the months' top lists, which a refill tops up where it took too many.
             keys.stream().filter(key -> TableModel.is(key, TableModel.TOTAL))
@@ -642,226 +494,7 @@ public final class DynamoCatalogWriter implements CatalogWriter {
 
     @Override
     public CompletableFuture<StreamReceipt> recordStream(StreamRecord stream, CallContext context) {
-        if (totals == TotalsMode.STREAM) {
-            return StoreFailures.translated(CompletableFuture.supplyAsync(() -> recordForAggregator(stream, context),
-                    executor));
-        }
-        return optimistically(() -> {
-            Map<String, AttributeValue> movieItem = getConsistent(context, TableModel.movieKey(stream.movieId()));
-            if (movieItem == null) {
-                throw new NotFoundException("There is no movie " + stream.movieId().value());
-            }
-            String title = TableModel.MOVIE.decode(movieItem).title();
-            String total = stream.movieId().value() + "|" + stream.month();
-            long floor = topLists.floor(stream.month(), context);
-            boolean ranked = floor <= 1 || atFloor.contains(total);
-            for (int guess = 1; ; guess++) {
-                List<TransactWriteItem> items = new ArrayList<>();
-                items.add(check(TableModel.movieKey(stream.movieId()), versionCondition(movieItem)));
-                items.add(TransactWriteItem.builder().put(Put.builder().tableName(table)
-                        .item(TableModel.STREAM.encode(new TableModel.StoredStream(stream.streamId(), stream.movieId(),
-                                stream.at(), stream.month(), title)))
-                        .conditionExpression(NEW_EXPRESSION.condition())
-                        .expressionAttributeNames(NEW_EXPRESSION.names()).build()).build());
-                items.add(TransactWriteItem.builder().update(totalIncrement(table, stream.movieId(), stream.month(), title,
-                        1, floor, ranked)).build());
-                try {
-                    transact(context, Access.RECORD_STREAM, items);
-                    break;
-                } catch (TransactionCanceledException e) {
-                    if (failedCondition(e, 1)) {
-                        return alreadyRecorded(context, stream.streamId());
-                    }
-                    if (guess < 3 && failedCondition(e, 2)) {
-                        // The total is at its month's top-list floor (or, rarely, still below it): the other update.
-                        ranked = !ranked;
-                        if (ranked) {
-                            if (atFloor.size() > 100_000) {
-                                atFloor.clear();
-                            }
-                            atFloor.add(total);
-                        }
-                        continue;
-                    }
-                    throw e;
-                }
-            }
-            if (ranked) {
-                // Before the receipt: the list is exact when the mutation returns. A gateway that dies here never
-                // answered; the client's retry with the same stream id merges it (alreadyRecorded).
-                topLists.merge(stream.month(), List.of(stream.movieId()), context);
-            }
-            return new StreamReceipt(stream.streamId(), stream.month(), true,
-                    total(context, stream.movieId(), stream.month()));
-        });
-    }
-
-    /**
-     * TOTALS=stream: one conditional PutItem of the stream item, in a partition of its own, and nothing
-     * else per stream in the movie's partition: the movie's title comes from {@link #titles} (read at most
-     * once a minute per movie per gateway; the aggregator drops streams of a movie deleted since) and the
-     * receipt's total from {@link #recentTotals} (at most once a second). So a movie streamed 10,000 times a
-     * second costs its partition a few reads a second, not 10,000.
-     */
-    private StreamReceipt recordForAggregator(StreamRecord stream, CallContext context) {
-        String title = titles.get(stream.movieId(), () -> {
-            Map<String, AttributeValue> movie = getItem(context, TableModel.movieKey(stream.movieId()), false);
-            if (movie == null) {
-                throw new NotFoundException("There is no movie " + stream.movieId().value());
-            }
-            return TableModel.MOVIE.decode(movie).title();
-        });
-        Map<String, AttributeValue> item = TableModel.STREAM.encode(new TableModel.StoredStream(stream.streamId(),
-                stream.movieId(), stream.at(), stream.month(), title));
-        weights.observe(List.of(item)).join();
-        Call call = Call.byKey(context, Access.RECORD_STREAM_ITEM, 1);
-        PutItemRequest put = PutItemRequest.builder().tableName(table).item(item)
-                .conditionExpression(NEW_EXPRESSION.condition()).expressionAttributeNames(NEW_EXPRESSION.names())
-                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
-        try {
-            call.reportWhenDone(client.putItem(put).thenApply(response -> {
-                call.page(0, Collections.singletonList(response.consumedCapacity()));
-                return response;
-            })).join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof ConditionalCheckFailedException) {
-                return alreadyRecorded(context, stream.streamId());
-            }
-            throw e;
-        }
-        long total = recentTotals.get(List.of(stream.movieId().value(), stream.month().toString()), () -> {
-            Map<String, AttributeValue> found = getItem(context, TableModel.totalKey(stream.movieId(), stream.month()), false);
-            return found == null ? 0L : TableModel.TOTAL.decode(found).streams();
-        });
-        return new StreamReceipt(stream.streamId(), stream.month(), true, total);
-    }
-
-    /**
-     * Adds {@code count} to a month's total, creating it with its keys (its GSI8 key too) when it is new; the
-     * title is copied only into a new total (putMovie keeps existing copies true).
-     */
-    public static Update totalIncrement(String table, MovieId movieId, YearMonth month, String title, long count) {
-        return totalIncrement(table, movieId, month, title, count, 0, true);
-    }
-
-    /**
-     * The same, knowing the month's top-list floor ({@link TopLists}) and guessing whether the new count reaches
-     * it: {@code candidate} holds on condition that it does, otherwise on condition that it does not. One of
-     * the two holds, so a writer that guessed wrong gets ConditionalCheckFailed on this item and sends the
-     * other; a writer then knows, without reading the total back, which totals its month's list must take in.
-     * With no floor (a list not yet full) every total is a candidate. Nothing here writes an index after the
-     * total's creation: GSI8's key is set once and projects nothing else.
-     */
-    public static Update totalIncrement(String table, MovieId movieId, YearMonth month, String title, long count, long floor,
-                                 boolean candidate) {
-        Map<String, AttributeValue> total = new HashMap<>(TableModel.TOTAL.encode(
-                new MonthlyStreams(movieId, title, month, 0)));
-        total.keySet().removeAll(TableModel.TOTAL.key(Map.of("movieId", movieId, "month", month)).keySet());
-        total.remove(TableModel.STREAMS);
-        Set<String> onCreation = new HashSet<>(Set.of(TableModel.GSI8_PK));
-        TableModel.TOTAL.copies().forEach(copy -> onCreation.addAll(copy.attributes().keySet()));
-        ItemUpdate update = ItemUpdate.create();
-        for (Map.Entry<String, AttributeValue> attribute : total.entrySet()) {
-            update = onCreation.contains(attribute.getKey()) ? update.setIfAbsent(attribute.getKey(), attribute.getValue())
-                    : update.set(attribute.getKey(), attribute.getValue());
-        }
-        update = update.add(TableModel.STREAMS, number(count));
-        long threshold = floor - count; // the count before this update that reaches the floor
-        Condition condition = null;
-        if (candidate && threshold > 0) {
-            condition = Condition.compare(TableModel.STREAMS, ">=", number(threshold));
-        } else if (!candidate) {
-            condition = Condition.notExists(TableModel.STREAMS)
-                    .or(Condition.compare(TableModel.STREAMS, "<", number(Math.max(threshold, 0))));
-        }
-        Expression expression = Expression.of(update, condition);
-        return Update.builder().tableName(table).key(TableModel.totalKey(movieId, month))
-                .updateExpression(expression.update()).conditionExpression(expression.condition())
-                .expressionAttributeNames(expression.names()).expressionAttributeValues(expression.values()).build();
-    }
-
-    private StreamReceipt alreadyRecorded(CallContext context, String streamId) {
-        TableModel.StoredStream recorded = TableModel.STREAM.decode(getConsistent(context, TableModel.streamKey(streamId)));
-        long streams = total(context, recorded.movieId(), recorded.month());
-        if (totals == TotalsMode.TRANSACTIONAL && streams > 0 && streams >= topLists.floor(recorded.month(), context)) {
-            // The first attempt may have counted it and died before its merge: a retry leaves the list exact.
-            topLists.merge(recorded.month(), List.of(recorded.movieId()), context);
-        }
-        return new StreamReceipt(streamId, recorded.month(), false, streams);
-    }
-
-    private long total(CallContext context, MovieId movieId, YearMonth month) {
-        Map<String, AttributeValue> total = getConsistent(context, TableModel.totalKey(movieId, month));
-        return total == null ? 0 : TableModel.TOTAL.decode(total).streams();
-    }
-
-    // ---- helpers
-
-    /** Runs a read-then-write on the write threads, again while a condition fails because something moved. */
-    private <T> CompletableFuture<T> optimistically(Supplier<T> attempt) {
-        // SDK failures become the catalog's only here, after the conditions above were handled.
-        return StoreFailures.translated(CompletableFuture.supplyAsync(() -> {
-            for (int i = 1; ; i++) {
-                try {
-                    return attempt.get();
-                } catch (TransactionCanceledException e) {
-                    if (e.cancellationReasons().stream().anyMatch(reason -> "ThrottlingError".equals(reason.code()))) {
-                        // a partition of the table or of an index was past its limit: the write was not made
-                        throw new StoreUnavailableException(StoreUnavailableException.Reason.THROTTLED,
-                                "DynamoDB throttled the write", e);
-                    }
-                    if (i >= MAX_ATTEMPTS || e.cancellationReasons().stream().noneMatch(DynamoCatalogWriter::conflict)) {
-                        throw new StoreUnavailableException("The write kept conflicting with other writes; try again");
-                    }
-                }
-            }
-        }, executor));
-    }
-
-    private static boolean failedCondition(TransactionCanceledException e, int index) {
-        return e.hasCancellationReasons() && e.cancellationReasons().size() > index
-                && "ConditionalCheckFailed".equals(e.cancellationReasons().get(index).code());
-    }
-
-    private Map<String, AttributeValue> getConsistent(CallContext context, Map<String, AttributeValue> key) {
-        return getItem(context, key, true);
-    }
-
-    private Map<String, AttributeValue> getItem(CallContext context, Map<String, AttributeValue> key, boolean consistent) {
-        Call call = Call.byKey(context, Access.GET_ITEM, 1);
-        GetItemRequest request = GetItemRequest.builder().tableName(table).key(key).consistentRead(consistent)
-                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
-        return call.reportWhenDone(client.getItem(request).thenApply(response -> {
-            call.page(response.hasItem() ? 1 : 0, Collections.singletonList(response.consumedCapacity()));
-            return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
-        })).join();
-    }
-
-    /**
-     * What putMovie updates or replaces in the movie's collection, read consistently: one Query per range
-     * of {@link MovieCopyRanges#of}, for the attributes that change from {@code current} (all of
-     * them for a new movie). The totals are read only when their copy of the title changes.
-     */
-    private List<Map<String, AttributeValue>> copiesOf(CallContext context, Map<String, AttributeValue> current, Movie movie) {
-        Map<String, Object> now = TableModel.MOVIE.values(movie);
-        Map<String, Object> before = current == null || current.isEmpty() ? Map.of()
-                : TableModel.MOVIE.values(TableModel.MOVIE.decode(current));
-        Set<String> changed = new HashSet<>();
-        now.forEach((attribute, value) -> {
-            if (before.isEmpty() || !Objects.equals(value, before.get(attribute))) {
-                changed.add(attribute);
-            }
-        });
-        List<CompletableFuture<List<Map<String, AttributeValue>>>> reads = new ArrayList<>();
-        for (MovieCopyRanges.SortKeyRange range : MovieCopyRanges.of(changed)) {
-            QueryRequest query = Access.MOVIE_COPIES.query(table, Map.of("movieId", movie.id())).build();
-            Map<String, AttributeValue> values = new HashMap<>(query.expressionAttributeValues());
-            values.put(":from", s(range.from()));
-            values.put(":to", s(range.to()));
-            reads.add(Queries.all(client, context, Access.MOVIE_COPIES,
-                    query.toBuilder().expressionAttributeValues(values).consistentRead(true).build()));
-        }
-        return reads.stream().flatMap(read -> read.join().stream()).toList();
+        return streams.recordStream(stream, context);
     }
 
     /** Every item of a movie's collection, read consistently; only keys, types and people when {@code keysOnly}. */
@@ -876,207 +509,5 @@ public final class DynamoCatalogWriter implements CatalogWriter {
         }
         return Queries.all(client, context, Access.ENTIRE_COLLECTION, query.build()).join();
     }
-
-    private void transactInChunks(CallContext context, Access access, TransactWriteItem first,
-                                  List<TransactWriteItem> copies) {
-        List<TransactWriteItem> together = new ArrayList<>();
-        together.add(first);
-        together.addAll(copies.subList(0, Math.min(copies.size(), MAX_TRANSACTION_ITEMS - 1)));
-        transact(context, access, together);
-        for (TransactWriteItem rest : copies.subList(Math.min(copies.size(), MAX_TRANSACTION_ITEMS - 1), copies.size())) {
-            updateIfNewer(context, access, rest.update());
-        }
-    }
-
-    /** A copy beyond the first transaction: written unless it is gone or already newer. */
-    private void updateIfNewer(CallContext context, Access access, Update update) {
-        updateIf(client, context, access, UpdateItemRequest.builder().tableName(table).key(update.key())
-                .updateExpression(update.updateExpression()).conditionExpression(update.conditionExpression())
-                .expressionAttributeNames(update.expressionAttributeNames())
-                .expressionAttributeValues(update.expressionAttributeValues()));
-    }
-
-    /**
-     * One conditional UpdateItem, reported as one call with the capacity it consumed; false when its
-     * condition failed (nothing written), and DynamoDB's other failures thrown.
-     */
-    /** A conditional PutItem reported as one call: whether its condition held. */
-    public static boolean putIf(DynamoDbAsyncClient client, CallContext context, Access access, PutItemRequest.Builder put) {
-        Call call = Call.byKey(context, access, 1);
-        PutItemRequest request = put.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-                .overrideConfiguration(call.override()).build();
-        return held(call, () -> client.putItem(request).thenApply(PutItemResponse::consumedCapacity));
-    }
-
-    static boolean updateIf(DynamoDbAsyncClient client, CallContext context, Access access, UpdateItemRequest.Builder update) {
-        Call call = Call.byKey(context, access, 1);
-        UpdateItemRequest request = update.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-                .overrideConfiguration(call.override()).build();
-        return held(call, () -> client.updateItem(request).thenApply(UpdateItemResponse::consumedCapacity));
-    }
-
-    /**
-     * Sends a conditional write and reports it: true when its condition held, false when it failed; any
-     * other failure is thrown as the catalog's. Not sent through the request's observer ({@link Call#send}):
-     * a write once started runs to its end, and the observer's translation would hide the failed condition.
-     */
-    private static boolean held(Call call, Supplier<CompletableFuture<software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity>> send) {
-        try {
-            call.reportWhenDone(send.get().thenApply(consumed -> {
-                call.page(0, Collections.singletonList(consumed));
-                return consumed;
-            })).join();
-            return true;
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof ConditionalCheckFailedException) {
-                return false;
-            }
-            throw StoreFailures.translate(e) instanceof RuntimeException translated ? translated : e;
-        }
-    }
-
-    private void transact(CallContext context, dev.moviegraph.dynamo.model.CallPattern access, List<TransactWriteItem> items) {
-        transact(client, context, access, items);
-    }
-
-    /**
-     * One TransactWriteItems, reported as one call with the capacity it consumed; waits for it and
-     * throws what DynamoDB threw (TransactionCanceledException with its reasons, say) unwrapped.
-     */
-    public static void transact(DynamoDbAsyncClient client, CallContext context, dev.moviegraph.dynamo.model.CallPattern access,
-                                List<TransactWriteItem> items) {
-        Call call = Call.byKey(context, access, items.size());
-        TransactWriteItemsRequest request = TransactWriteItemsRequest.builder().transactItems(items)
-                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).overrideConfiguration(call.override()).build();
-        try {
-            call.reportWhenDone(client.transactWriteItems(request).thenApply(response -> {
-                call.page(0, response.consumedCapacity());
-                return response;
-            })).join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
-    }
-
-    private TransactWriteItem put(Map<String, AttributeValue> item, Condition condition) {
-        weights.observe(List.of(item)).join();
-        Expression expression = Expression.of(condition);
-        return TransactWriteItem.builder().put(Put.builder().tableName(table).item(item)
-                .conditionExpression(expression.condition())
-                .expressionAttributeNames(expression.names())
-                .expressionAttributeValues(expression.values())
-                .build()).build();
-    }
-
-    private TransactWriteItem check(Map<String, AttributeValue> key, Condition condition) {
-        Expression expression = Expression.of(condition);
-        return TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table).key(key)
-                .conditionExpression(expression.condition())
-                .expressionAttributeNames(expression.names())
-                .expressionAttributeValues(expression.values())
-                .build()).build();
-    }
-
-    /**
-     * The update that makes {@code item}'s copies of {@code source} equal to {@code values} at
-     * {@code version}: the copied attributes, and the keys built from them (a credit's GSI3 sort key holds
-     * the movie's year and title), set or removed; empty when the item copies nothing of {@code source}.
-     * Written only if the item still exists and its copy is older, so a late write never goes back.
-     */
-    private Optional<TransactWriteItem> copyUpdate(Map<String, AttributeValue> item, Entity<?> source,
-                                                   Map<String, Object> values, long version) {
-        Optional<Entity<?>> known = TableModel.entityOf(item);
-        if (known.isEmpty()) {
-            return Optional.empty(); // a newer version's item: it keeps its own copies
-        }
-        Entity<?> entity = known.get();
-        Optional<Entity.Copy> found = entity.copies().stream().filter(copy -> copy.source() == source).findFirst();
-        if (found.isEmpty()) {
-            return Optional.empty();
-        }
-        Entity.Copy copy = found.get();
-        Map<String, Object> updated = new HashMap<>(decodedValues(entity, item));
-        copy.attributes().forEach((copied, original) -> updated.put(copied, values.get(original)));
-        Map<String, AttributeValue> set = new LinkedHashMap<>();
-        List<String> removed = new ArrayList<>();
-        for (String attribute : copy.attributes().keySet()) {
-            AttributeValue value = Entity.encodeValue(updated.get(attribute));
-            if (value == null) {
-                removed.add(attribute);
-            } else {
-                set.put(attribute, value);
-            }
-        }
-        for (String key : entity.keysReading(copy.attributes().keySet())) {
-            set.put(key, s(entity.template(key).render(updated)));
-        }
-        set.put(copy.versionAttribute(), number(version));
-        ItemUpdate update = ItemUpdate.create().set(set);
-        for (String attribute : removed) {
-            update = update.remove(attribute);
-        }
-        Expression expression = Expression.of(update, EXISTS.and(Condition.notExists(copy.versionAttribute())
-                .or(Condition.compare(copy.versionAttribute(), "<", number(version)))));
-        return Optional.of(TransactWriteItem.builder().update(Update.builder().tableName(table)
-                .key(TableModel.keyOf(item))
-                .updateExpression(expression.update())
-                .conditionExpression(expression.condition())
-                .expressionAttributeNames(expression.names())
-                .expressionAttributeValues(expression.values())
-                .build()).build());
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T extends Record> Map<String, Object> decodedValues(Entity<T> entity, Map<String, AttributeValue> item) {
-        return entity.values(entity.decode(item));
-    }
-
-    /** The version of {@code source} an item's copy of it was written at; 0 when it has none. */
-    private static long copiedVersion(Map<String, AttributeValue> item, Entity<?> source) {
-        return TableModel.entityOf(item).stream().flatMap(entity -> entity.copies().stream())
-                .filter(copy -> copy.source() == source)
-                .map(copy -> item.get(copy.versionAttribute()))
-                .filter(java.util.Objects::nonNull)
-                .mapToLong(value -> Long.parseLong(value.n())).findFirst().orElse(0);
-    }
-
-    /** The optimistic version of a movie or person item; items written before versions existed are 0. */
-    static long version(Map<String, AttributeValue> item) {
-        AttributeValue version = item == null ? null : item.get(TableModel.VERSION);
-        return version == null ? 0 : Long.parseLong(version.n());
-    }
-
-    /** The item exists: a count is never added to an item that is not there. */
-    private static final Condition EXISTS = Condition.exists(TableModel.PK);
-    private static final Expression EXISTS_EXPRESSION = Expression.of(EXISTS);
-    /** There is no such item yet: a stream is recorded once. */
-    private static final Expression NEW_EXPRESSION = Expression.of(Condition.notExists(TableModel.PK));
-
-    /** A write on condition that the item is still the one read: absent, unversioned, or at its version. */
-    private static Condition versionCondition(Map<String, AttributeValue> current) {
-        if (current == null) {
-            return Condition.notExists(TableModel.PK);
-        }
-        long version = version(current);
-        if (version == 0) {
-            return EXISTS.and(Condition.notExists(TableModel.VERSION));
-        }
-        return Condition.equal(TableModel.VERSION, number(version));
-    }
-
-    private static AttributeValue s(String value) {
-        return AttributeValue.fromS(value);
-    }
-
-    private static AttributeValue number(long value) {
-        return AttributeValue.fromN(Long.toString(value));
-    }
-
-    /** A cancellation that a fresh read can get past: something changed, or another transaction was on it. */
-    private static boolean conflict(CancellationReason reason) {
-        return "ConditionalCheckFailed".equals(reason.code()) || "TransactionConflict".equals(reason.code());
-    }
 }
+

@@ -43,7 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
  * exact top N for N up to the number of entries, and only a total that reaches the floor can enter.
  *
  * <p>Writers tell which totals reach the floor from their conditional updates (see
- * {@link DynamoCatalogWriter#totalIncrement}) and {@link #merge} those: read the list (consistently), read
+ * {@link StreamWrites#totalIncrement}) and {@link #merge} those: read the list (consistently), read
  * the totals back (consistently), keep each movie's largest count, cut to {@value #KEPT}, put the list on
  * condition that its version is still the one read, and start over when it is not. Totals only grow, so a
  * merge is idempotent and merges commute; the list is read before the totals so that a deletion racing a
@@ -362,7 +362,7 @@ public final class TopLists {
         PutItemRequest.Builder put = PutItemRequest.builder().tableName(table).item(item(list, version))
                 .conditionExpression(unchanged.condition()).expressionAttributeNames(unchanged.names())
                 .expressionAttributeValues(unchanged.values());
-        return DynamoCatalogWriter.putIf(client, context, Access.TOP_LIST_WRITE, put);
+        return ConditionalWrites.putIf(client, context, Access.TOP_LIST_WRITE, put);
     }
 
     static Map<String, AttributeValue> key(YearMonth month) {

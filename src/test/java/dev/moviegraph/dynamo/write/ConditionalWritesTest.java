@@ -63,8 +63,8 @@ class ConditionalWritesTest {
 
     @Test
     void aFailedConditionIsFalseAndTheWriteIsNotMade() {
-        assertTrue(DynamoCatalogWriter.putIf(client, CONTEXT, Access.TOP_LIST_WRITE, putIfAbsent(TABLE, "once")));
-        assertFalse(DynamoCatalogWriter.putIf(client, CONTEXT, Access.TOP_LIST_WRITE, putIfAbsent(TABLE, "once")));
+        assertTrue(ConditionalWrites.putIf(client, CONTEXT, Access.TOP_LIST_WRITE, putIfAbsent(TABLE, "once")));
+        assertFalse(ConditionalWrites.putIf(client, CONTEXT, Access.TOP_LIST_WRITE, putIfAbsent(TABLE, "once")));
 
         Map<String, AttributeValue> key = Map.of(TableModel.PK, AttributeValue.fromS("test#once"),
                 TableModel.SK, AttributeValue.fromS("test"));
@@ -73,7 +73,7 @@ class ConditionalWritesTest {
         UpdateItemRequest.Builder update = UpdateItemRequest.builder().tableName(TABLE).key(key)
                 .updateExpression(below.update()).conditionExpression(below.condition())
                 .expressionAttributeNames(below.names()).expressionAttributeValues(below.values());
-        assertFalse(DynamoCatalogWriter.updateIf(client, CONTEXT, Access.TOP_LIST_WRITE, update),
+        assertFalse(ConditionalWrites.updateIf(client, CONTEXT, Access.TOP_LIST_WRITE, update),
                 "n is absent, so n < 3 does not hold");
         assertEquals(Map.of(), client.getItem(request -> request.tableName(TABLE).key(key).consistentRead(true)).join()
                 .item().entrySet().stream().filter(attribute -> attribute.getKey().equals("n"))
@@ -83,7 +83,7 @@ class ConditionalWritesTest {
     @Test
     void anyOtherFailureIsTheCatalogsUnavailableStore() {
         RuntimeException failure = assertThrows(RuntimeException.class,
-                () -> DynamoCatalogWriter.putIf(client, CONTEXT, Access.TOP_LIST_WRITE, putIfAbsent("no-such-table", "x")));
+                () -> ConditionalWrites.putIf(client, CONTEXT, Access.TOP_LIST_WRITE, putIfAbsent("no-such-table", "x")));
         assertInstanceOf(StoreUnavailableException.class, failure, failure.toString());
     }
 }
