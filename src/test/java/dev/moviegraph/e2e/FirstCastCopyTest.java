@@ -126,7 +126,7 @@ class FirstCastCopyTest {
     }
 
     @Test
-    void castWritesRacingOnOneMovieLeaveItsCopyTrue() throws Exception {
+    void castWritesAndMoviePutsRacingOnOneMovieLeaveItsCountAndCopyTrue() throws Exception {
         RequestCounter counter = new RequestCounter();
         ExecutorService writers = Executors.newFixedThreadPool(8);
         try (EmptyTableServer table = new EmptyTableServer(TOKEN, List.of(counter))) {
@@ -137,6 +137,12 @@ class FirstCastCopyTest {
                 int billing = 26 - i;
                 table.ok("mutation { putPerson(input: {id: \"" + person + "\", name: \"Extra " + i + "\"}) { id } }");
                 writes.add(CompletableFuture.runAsync(() -> cast(table, "tt9700002", person, String.valueOf(billing)), writers));
+                if (i % 4 != 0) {
+                    continue;
+                }
+                // A put of the movie between: it carries the count and copy it read over, only if no cast write came since.
+                writes.add(CompletableFuture.runAsync(() -> table.ok(
+                        "mutation { putMovie(input: {id: \"tt9700002\", title: \"Crowded Set\", year: 2003}) { id } }"), writers));
             }
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
             assertCopied(table, counter, "tt9700002", 16);

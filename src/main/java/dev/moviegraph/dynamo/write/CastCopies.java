@@ -208,7 +208,7 @@ public final class CastCopies {
     }
 
     /** No cast write since the item was read: its cast version is the one read (none yet: still none). */
-    private static Condition unchanged(Map<String, AttributeValue> movieItem) {
+    static Condition unchanged(Map<String, AttributeValue> movieItem) {
         AttributeValue version = movieItem.get(CAST_VERSION);
         return version == null ? Condition.notExists(CAST_VERSION) : Condition.equal(CAST_VERSION, version);
     }

@@ -132,7 +132,10 @@ public final class DynamoCatalogWriter implements CatalogWriter {
                     titles.add(TableModel.MOVIE_TITLE.decode(copy));
                 }
             }
-            copyUpdates.transactInChunks(context, Access.PUT_MOVIE, tableWrites.put(item, versionCondition(current)), copies);
+            // On its cast version too: a cast write since the read changed the count and copy this put carries over.
+            Condition unchanged = current == null || current.isEmpty() ? versionCondition(current)
+                    : versionCondition(current).and(CastCopies.unchanged(current));
+            copyUpdates.transactInChunks(context, Access.PUT_MOVIE, tableWrites.put(item, unchanged), copies);
             replaceSearchEntries(context, Access.PUT_MOVIE, entries, SearchEntries.of(movie));
             // Its other titles' entries index the words its own title lacks: derived again from the new title.
             replaceSearchEntries(context, Access.PUT_MOVIE, titleEntries, titles.isEmpty() ? List.of()
