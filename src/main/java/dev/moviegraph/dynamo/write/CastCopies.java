@@ -100,10 +100,14 @@ public final class CastCopies {
             update = update.add(TableModel.CAST_COUNT, AttributeValue.fromN(Integer.toString(castDelta)));
         }
         if (!cast.equals(movie.firstCast())) {
-            Map<String, AttributeValue> next = new HashMap<>(movieItem);
-            next.putAll(TableModel.MOVIE.encode(movie.withFirstCast(cast)));
-            weights.observe(List.of(next)).join();
             AttributeValue copy = encoded(movie.withFirstCast(cast));
+            Map<String, AttributeValue> next = new HashMap<>(movieItem);
+            if (copy == null) {
+                next.remove(FIRST_CAST);
+            } else {
+                next.put(FIRST_CAST, copy);
+            }
+            weights.observe(List.of(next)).join(); // the item as it will be: its size, for estimates
             update = copy == null ? update.remove(FIRST_CAST) : update.set(FIRST_CAST, copy);
         }
         Expression expression = Expression.of(update, base.and(unchanged(movieItem)));
