@@ -108,7 +108,7 @@ final class Execution implements RequestStep {
     }
 
     private CompletableFuture<GraphQLAnswer> execute(Batch batch, Run run) {
-        return batch.engine().executeAsync(run.input()).whenComplete((result, failure) -> {
+        return batch.execute(run.input()).whenComplete((result, failure) -> {
             if (failure != null) {
                 run.span().end(failure.toString());
                 run.ended().complete(null);

@@ -1,6 +1,7 @@
 package dev.moviegraph.graphql;
 
 import dev.moviegraph.graphql.caching.CacheControl;
+import dev.moviegraph.graphql.wiring.EngineTurns;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -10,12 +11,16 @@ import graphql.execution.instrumentation.InstrumentationContext;
 import graphql.execution.instrumentation.InstrumentationState;
 import graphql.execution.instrumentation.SimplePerformantInstrumentation;
 import graphql.execution.instrumentation.parameters.InstrumentationExecuteOperationParameters;
+import graphql.execution.instrumentation.parameters.InstrumentationFieldFetchParameters;
 import graphql.execution.instrumentation.parameters.InstrumentationFieldParameters;
 import graphql.language.Document;
+import graphql.schema.DataFetcher;
+import graphql.schema.LightDataFetcher;
 
 /**
  * The gateway's instrumentations as one: the depth and deferred-fragment limits and the operation's name when an operation
- * starts, the cache hints as each field starts. graphql-java's {@code ChainedInstrumentation} calls every
+ * starts, the cache hints as each field starts, and each fetcher's future answered in the request's
+ * {@link EngineTurns}. graphql-java's {@code ChainedInstrumentation} calls every
  * member on every hook of every field and allocates a list of their contexts each time
  * (graphql-java#3090, #3436); only one of ours looks at fields at all.
  */
@@ -52,5 +57,16 @@ final class GatewayInstrumentation extends SimplePerformantInstrumentation {
     public InstrumentationContext<Object> beginFieldExecution(InstrumentationFieldParameters parameters,
                                                               InstrumentationState state) {
         return cacheControl.beginFieldExecution(parameters, state);
+    }
+
+    @Override
+    public DataFetcher<?> instrumentDataFetcher(DataFetcher<?> fetcher, InstrumentationFieldFetchParameters parameters,
+                                                InstrumentationState state) {
+        // A property's fetcher answers at once; only a fetcher that can return a future needs its turn.
+        if (parameters.isTrivialDataFetcher() || fetcher instanceof LightDataFetcher<?>) {
+            return fetcher;
+        }
+        EngineTurns turns = parameters.getExecutionContext().getGraphQLContext().get(EngineTurns.class);
+        return turns == null ? fetcher : env -> turns.inTurn(fetcher.get(env));
     }
 }

@@ -52,7 +52,7 @@ final class PlanOnly implements RequestStep {
         PlanningCatalog planning = new PlanningCatalog(catalog, inputs.limits().maxReadUnits());
         ExecutionInput input = inputs.input(request, new RequestScope(planning, null, CallObserver.NONE), true, false,
                 null, null);
-        return batch.engine().executeAsync(input).thenApply(result -> {
+        return batch.execute(input).thenApply(result -> {
             inputs.noticeFailures(result);
             Map<String, Object> response = new LinkedHashMap<>(ErrorCodes.toSpecification(result, false));
             // Not executed: the stand-in data means nothing, only the plan (and any error) is kept.

@@ -70,7 +70,7 @@ final class ReadBudgetCheck implements RequestStep {
                 estimates[i] = new PlanningCatalog(catalog, budget);
                 planInputs[i] = inputs.input(batch.requests().get(i), new RequestScope(estimates[i], null, CallObserver.NONE),
                         true, false, null, null);
-                plan = batch.engine().executeAsync(planInputs[i]).thenApply(result -> {
+                plan = batch.execute(planInputs[i]).thenApply(result -> {
                     inputs.noticeFailures(result);
                     return result;
                 });

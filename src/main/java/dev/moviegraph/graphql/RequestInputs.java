@@ -8,6 +8,7 @@ import dev.moviegraph.graphql.caching.CachedDocuments;
 import dev.moviegraph.graphql.errors.ErrorType;
 import dev.moviegraph.graphql.errors.FieldErrors;
 import dev.moviegraph.graphql.wiring.BatchHold;
+import dev.moviegraph.graphql.wiring.EngineTurns;
 import dev.moviegraph.graphql.wiring.LiveInterest;
 import dev.moviegraph.graphql.wiring.Loaders;
 import dev.moviegraph.graphql.wiring.RequestScope;
@@ -56,7 +57,8 @@ final class RequestInputs {
      */
     ExecutionInput input(GraphQLRequest request, RequestScope scope, boolean planning, boolean secondLookup,
                          CacheControl.Tally tally, LiveInterest interest) {
-        BatchHold hold = new BatchHold();
+        EngineTurns turns = new EngineTurns();
+        BatchHold hold = new BatchHold(turns);
         return ExecutionInput.newExecutionInput()
                 .query(request.query())
                 .operationName(request.operationName())
@@ -70,6 +72,7 @@ final class RequestInputs {
                         .put(ResultNodesInfo.MAX_RESULT_NODES, limits.maxResultNodes())
                         .put(RequestScope.class, scope)
                         .put(BatchHold.class, hold)
+                        .put(EngineTurns.class, turns)
                         // A planning run plans deferred fields with the rest; a transport without parts gets them inline.
                         .put(ExperimentalApi.ENABLE_INCREMENTAL_SUPPORT, request.incremental() && !planning)
                         .putAll(request.incremental() && !planning ? Map.of(FieldErrors.class, new FieldErrors()) : Map.of())

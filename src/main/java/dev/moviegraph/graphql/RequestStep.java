@@ -1,10 +1,13 @@
 package dev.moviegraph.graphql;
 
+import dev.moviegraph.graphql.wiring.EngineTurns;
 import dev.moviegraph.graphql.wiring.LiveInterest;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import graphql.ExecutionInput;
+import graphql.ExecutionResult;
 import graphql.GraphQL;
 import graphql.language.OperationDefinition;
 
@@ -47,6 +50,23 @@ interface RequestStep {
 
         boolean isQuery(int i) {
             return kinds.get(i) == OperationDefinition.Operation.QUERY;
+        }
+
+        /**
+         * Runs {@code input} on the engine, starting in its request's turn ({@link EngineTurns}): answers that
+         * arrive meanwhile, or are there at once (a planning run's), wait until the start is done.
+         */
+        CompletableFuture<ExecutionResult> execute(ExecutionInput input) {
+            EngineTurns turns = input.getGraphQLContext().get(EngineTurns.class);
+            CompletableFuture<ExecutionResult> result = new CompletableFuture<>();
+            turns.run(() -> engine.executeAsync(input).whenComplete((value, failure) -> {
+                if (failure != null) {
+                    result.completeExceptionally(failure);
+                } else {
+                    result.complete(value);
+                }
+            }));
+            return result;
         }
 
         /** The same operations, the estimated ones marked. */

@@ -15,6 +15,8 @@ import java.util.concurrent.CompletableFuture;
  * the last holder lets go, each loader's noted batches run as one, and their results are handed back to
  * each in its own order under a new hold, so that the next level's loads, made as those results complete,
  * batch together too. Without a hold (every request that defers nothing) a batch runs at once, as before.
+ * Either way its answer re-enters the engine in the request's {@link EngineTurns}: an answer at once is
+ * handed over after the dispatch that sent it, and a held batch's answers are handed back in one turn.
  */
 public final class BatchHold {
     /** One loader's batch function over keys and their contexts (the GraphQL paths they serve). */
@@ -28,7 +30,12 @@ public final class BatchHold {
     }
 
     private final Map<Batch<?, ?>, List<Noted<?, ?>>> noted = new LinkedHashMap<>();
+    private final EngineTurns turns;
     private int holders;
+
+    public BatchHold(EngineTurns turns) {
+        this.turns = turns;
+    }
 
     /** Takes the hold: batches wait until every holder has let go. */
     public synchronized void hold() {
@@ -48,7 +55,7 @@ public final class BatchHold {
         waiting.forEach(this::runTogether);
     }
 
-    /** Runs {@code batch} now, or notes it until the hold is let go. */
+    /** Runs {@code batch} now (its answer handed over in turn), or notes it until the hold is let go. */
     public <K, V> CompletableFuture<List<V>> load(Batch<K, V> batch, List<K> keys, List<Object> contexts) {
         synchronized (this) {
             if (holders > 0) {
@@ -57,7 +64,7 @@ public final class BatchHold {
                 return result;
             }
         }
-        return batch.load(keys, contexts);
+        return turns.answered(batch.load(keys, contexts));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -78,7 +85,7 @@ public final class BatchHold {
         } catch (RuntimeException e) {
             together = CompletableFuture.failedFuture(e);
         }
-        together.whenComplete((values, failure) -> {
+        together.whenComplete((values, failure) -> turns.run(() -> {
             hold();
             try {
                 for (Noted<?, ?> one : batches) {
@@ -92,6 +99,6 @@ public final class BatchHold {
             } finally {
                 release();
             }
-        });
+        }));
     }
 }

@@ -69,7 +69,7 @@ public final class Loaders {
 
     /**
      * @param planning whether the registry serves a planning run: its batches are not DynamoDB's, not measured
-     * @param hold     where batches wait while deferred fragments start ({@link BatchHold})
+     * @param hold     where batches wait while deferred fragments start, and are answered in turn ({@link BatchHold})
      */
     public DataLoaderRegistry newRegistry(CatalogReader catalog, CallObserver observer, boolean planning, BatchHold hold) {
         BiConsumer<String, Integer> batch = planning ? (loader, size) -> { } : metrics::batch;
