@@ -4,6 +4,7 @@ import dev.moviegraph.graphql.errors.ErrorCodes;
 import dev.moviegraph.graphql.errors.ErrorType;
 import dev.moviegraph.graphql.errors.FieldErrors;
 import dev.moviegraph.graphql.wiring.BatchHold;
+import dev.moviegraph.graphql.wiring.EngineTurns;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,6 +36,7 @@ final class DeferredParts implements LaterParts {
 
     private final Publisher<DelayedIncrementalPartialResult> publisher;
     private final BatchHold hold;
+    private final EngineTurns turns;
     private final BooleanSupplier stopped;
     private final Supplier<Map<String, Object>> extensions;
     private final Supplier<Map<String, Object>> overLimit;
@@ -51,11 +53,12 @@ final class DeferredParts implements LaterParts {
      * @param ended      run once, when the last part is handed on or the parts are cancelled
      * @param raised     the errors the request's data fetchers raised; null when not kept
      */
-    DeferredParts(Publisher<DelayedIncrementalPartialResult> publisher, BatchHold hold, BooleanSupplier stopped,
+    DeferredParts(Publisher<DelayedIncrementalPartialResult> publisher, BatchHold hold, EngineTurns turns, BooleanSupplier stopped,
                   Supplier<Map<String, Object>> extensions, Supplier<Map<String, Object>> overLimit, Runnable ended,
                   FieldErrors raised) {
         this.publisher = publisher;
         this.hold = hold;
+        this.turns = turns;
         this.stopped = stopped;
         this.extensions = extensions;
         this.overLimit = overLimit;
@@ -74,43 +77,47 @@ final class DeferredParts implements LaterParts {
                 return;
             }
         }
-        hold.hold();
-        try {
-            publisher.subscribe(new Subscriber<>() {
-                @Override
-                public void onSubscribe(Subscription s) {
-                    boolean go;
-                    synchronized (DeferredParts.this) {
-                        subscription = s;
-                        go = !finished;
+        // In the request's turn: the fragments start (their fetchers, their dispatches) on one thread at a time
+        // with the answers that come back meanwhile.
+        turns.run(() -> {
+            hold.hold();
+            try {
+                publisher.subscribe(new Subscriber<>() {
+                    @Override
+                    public void onSubscribe(Subscription s) {
+                        boolean go;
+                        synchronized (DeferredParts.this) {
+                            subscription = s;
+                            go = !finished;
+                        }
+                        if (go) {
+                            s.request(Long.MAX_VALUE);
+                        } else {
+                            s.cancel();
+                        }
                     }
-                    if (go) {
-                        s.request(Long.MAX_VALUE);
-                    } else {
-                        s.cancel();
+
+                    @Override
+                    public void onNext(DelayedIncrementalPartialResult partial) {
+                        deliver(receiver, partial);
                     }
-                }
 
-                @Override
-                public void onNext(DelayedIncrementalPartialResult partial) {
-                    deliver(receiver, partial);
-                }
+                    @Override
+                    public void onError(Throwable failure) {
+                        LOG.warn("A deferred fragment failed inside the gateway", failure);
+                        end(receiver, Map.of("errors", List.of(Map.of("message", "A deferred part failed inside the gateway",
+                                "extensions", Map.of("code", ErrorType.INTERNAL.name())))));
+                    }
 
-                @Override
-                public void onError(Throwable failure) {
-                    LOG.warn("A deferred fragment failed inside the gateway", failure);
-                    end(receiver, Map.of("errors", List.of(Map.of("message", "A deferred part failed inside the gateway",
-                            "extensions", Map.of("code", ErrorType.INTERNAL.name())))));
-                }
-
-                @Override
-                public void onComplete() {
-                    end(receiver, Map.of());
-                }
-            });
-        } finally {
-            hold.release();
-        }
+                    @Override
+                    public void onComplete() {
+                        end(receiver, Map.of());
+                    }
+                });
+            } finally {
+                hold.release();
+            }
+        });
     }
 
     private void deliver(Receiver receiver, DelayedIncrementalPartialResult partial) {

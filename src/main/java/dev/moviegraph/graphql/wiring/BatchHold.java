@@ -85,7 +85,8 @@ public final class BatchHold {
         } catch (RuntimeException e) {
             together = CompletableFuture.failedFuture(e);
         }
-        together.whenComplete((values, failure) -> turns.run(() -> {
+        // Handed back as an unheld batch's answer is: after the code running now, in the request's turn.
+        turns.answered(together).whenComplete((values, failure) -> {
             hold();
             try {
                 for (Noted<?, ?> one : batches) {
@@ -99,6 +100,6 @@ public final class BatchHold {
             } finally {
                 release();
             }
-        }));
+        });
     }
 }

@@ -47,7 +47,7 @@ public final class EngineTurns {
     private void handOver(Runnable work) {
         Thread me = Thread.currentThread();
         waiting.add(work);
-        RuntimeException failed = null;
+        Throwable failed = null;
         // Re-checked after letting go: work queued while the owner was leaving is never left behind.
         while (!waiting.isEmpty() && owner.compareAndSet(null, me)) {
             try {
@@ -55,7 +55,8 @@ public final class EngineTurns {
                 while ((next = waiting.poll()) != null) {
                     try {
                         next.run();
-                    } catch (RuntimeException e) {
+                    } catch (Throwable e) {
+                        // Whatever one piece of work throws, the rest of the queue still runs.
                         if (next == work) {
                             failed = e;
                         } else {
@@ -67,8 +68,11 @@ public final class EngineTurns {
                 owner.set(null);
             }
         }
-        if (failed != null) {
-            throw failed;
+        if (failed instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failed instanceof Error e) {
+            throw e;
         }
     }
 

@@ -146,6 +146,24 @@ class EngineTurnsTest {
         assertEquals(List.of("next turn"), after, "the turn was let go");
     }
 
+    @Test
+    void workQueuedAfterWorkThatThrowsAnErrorStillRuns() throws Exception {
+        AtomicReference<String> after = new AtomicReference<>();
+        CountDownLatch queued = new CountDownLatch(1);
+
+        turns.run(() -> {
+            Thread other = new Thread(() -> {
+                turns.run(() -> { throw new StackOverflowError("deep"); });
+                turns.run(() -> after.set("ran"));
+                queued.countDown();
+            });
+            other.start();
+            await(queued);
+        });
+
+        assertEquals("ran", after.get());
+    }
+
     // ---- with graphql-java's per-level dispatch
 
     private static final String SCHEMA = """
