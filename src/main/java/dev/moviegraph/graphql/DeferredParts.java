@@ -4,7 +4,6 @@ import dev.moviegraph.graphql.errors.ErrorCodes;
 import dev.moviegraph.graphql.errors.ErrorType;
 import dev.moviegraph.graphql.errors.FieldErrors;
 import dev.moviegraph.graphql.wiring.BatchHold;
-import dev.moviegraph.graphql.wiring.EngineTurns;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +35,6 @@ final class DeferredParts implements LaterParts {
 
     private final Publisher<DelayedIncrementalPartialResult> publisher;
     private final BatchHold hold;
-    private final EngineTurns turns;
     private final BooleanSupplier stopped;
     private final Supplier<Map<String, Object>> extensions;
     private final Supplier<Map<String, Object>> overLimit;
@@ -53,12 +51,11 @@ final class DeferredParts implements LaterParts {
      * @param ended      run once, when the last part is handed on or the parts are cancelled
      * @param raised     the errors the request's data fetchers raised; null when not kept
      */
-    DeferredParts(Publisher<DelayedIncrementalPartialResult> publisher, BatchHold hold, EngineTurns turns, BooleanSupplier stopped,
+    DeferredParts(Publisher<DelayedIncrementalPartialResult> publisher, BatchHold hold, BooleanSupplier stopped,
                   Supplier<Map<String, Object>> extensions, Supplier<Map<String, Object>> overLimit, Runnable ended,
                   FieldErrors raised) {
         this.publisher = publisher;
         this.hold = hold;
-        this.turns = turns;
         this.stopped = stopped;
         this.extensions = extensions;
         this.overLimit = overLimit;
@@ -77,47 +74,40 @@ final class DeferredParts implements LaterParts {
                 return;
             }
         }
-        // In the request's turn: the fragments start (their fetchers, their dispatches) on one thread at a time
-        // with the answers that come back meanwhile.
-        turns.run(() -> {
-            hold.hold();
-            try {
-                publisher.subscribe(new Subscriber<>() {
-                    @Override
-                    public void onSubscribe(Subscription s) {
-                        boolean go;
-                        synchronized (DeferredParts.this) {
-                            subscription = s;
-                            go = !finished;
-                        }
-                        if (go) {
-                            s.request(Long.MAX_VALUE);
-                        } else {
-                            s.cancel();
-                        }
-                    }
-
-                    @Override
-                    public void onNext(DelayedIncrementalPartialResult partial) {
-                        deliver(receiver, partial);
-                    }
-
-                    @Override
-                    public void onError(Throwable failure) {
-                        LOG.warn("A deferred fragment failed inside the gateway", failure);
-                        end(receiver, Map.of("errors", List.of(Map.of("message", "A deferred part failed inside the gateway",
-                                "extensions", Map.of("code", ErrorType.INTERNAL.name())))));
-                    }
-
-                    @Override
-                    public void onComplete() {
-                        end(receiver, Map.of());
-                    }
-                });
-            } finally {
-                hold.release();
+        // In the request's turn, under the hold: the fragments start (their fetchers, their dispatches) on one
+        // thread at a time with the answers that come back meanwhile, and their batches run together.
+        hold.whileHeld(() -> publisher.subscribe(new Subscriber<>() {
+            @Override
+            public void onSubscribe(Subscription s) {
+                boolean go;
+                synchronized (DeferredParts.this) {
+                    subscription = s;
+                    go = !finished;
+                }
+                if (go) {
+                    s.request(Long.MAX_VALUE);
+                } else {
+                    s.cancel();
+                }
             }
-        });
+
+            @Override
+            public void onNext(DelayedIncrementalPartialResult partial) {
+                deliver(receiver, partial);
+            }
+
+            @Override
+            public void onError(Throwable failure) {
+                LOG.warn("A deferred fragment failed inside the gateway", failure);
+                end(receiver, Map.of("errors", List.of(Map.of("message", "A deferred part failed inside the gateway",
+                        "extensions", Map.of("code", ErrorType.INTERNAL.name())))));
+            }
+
+            @Override
+            public void onComplete() {
+                end(receiver, Map.of());
+            }
+        }));
     }
 
     private void deliver(Receiver receiver, DelayedIncrementalPartialResult partial) {

@@ -30,7 +30,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.moviegraph.graphql.wiring.BatchHold;
-import dev.moviegraph.graphql.wiring.EngineTurns;
 
 import graphql.ExecutionInput;
 import graphql.incremental.IncrementalExecutionResult;
@@ -129,8 +128,7 @@ final class Execution implements RequestStep {
                 first.put("hasNext", true);
                 first.put("extensions", response.get("extensions"));
                 LaterParts later = new DeferredParts(((IncrementalExecutionResult) result).getIncrementalItemPublisher(),
-                        run.input().getGraphQLContext().get(BatchHold.class),
-                        run.input().getGraphQLContext().get(EngineTurns.class), run.guard()::isStopped,
+                        run.input().getGraphQLContext().get(BatchHold.class), run.guard()::isStopped,
                         () -> extensions(batch, run), () -> inputs.overLimit(run.input()),
                         () -> ended(run, null), run.input().getGraphQLContext().get(FieldErrors.class));
                 return new GraphQLAnswer(first, CachePolicy.NO_STORE, null, later);

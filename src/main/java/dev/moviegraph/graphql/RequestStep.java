@@ -58,15 +58,7 @@ interface RequestStep {
          */
         CompletableFuture<ExecutionResult> execute(ExecutionInput input) {
             EngineTurns turns = input.getGraphQLContext().get(EngineTurns.class);
-            CompletableFuture<ExecutionResult> result = new CompletableFuture<>();
-            turns.run(() -> engine.executeAsync(input).whenComplete((value, failure) -> {
-                if (failure != null) {
-                    result.completeExceptionally(failure);
-                } else {
-                    result.complete(value);
-                }
-            }));
-            return result;
+            return turns.start(() -> engine.executeAsync(input));
         }
 
         /** The same operations, the estimated ones marked. */

@@ -37,13 +37,28 @@ public final class BatchHold {
         this.turns = turns;
     }
 
+    /**
+     * Runs {@code work} (the start of the deferred fragments) in the request's turn under the hold: its
+     * batches are noted, and run together once it returns.
+     */
+    public void whileHeld(Runnable work) {
+        turns.run(() -> {
+            hold();
+            try {
+                work.run();
+            } finally {
+                release();
+            }
+        });
+    }
+
     /** Takes the hold: batches wait until every holder has let go. */
-    public synchronized void hold() {
+    private synchronized void hold() {
         holders++;
     }
 
     /** Lets go; the last holder runs what waited, each loader's batches as one. */
-    public void release() {
+    private void release() {
         Map<Batch<?, ?>, List<Noted<?, ?>>> waiting;
         synchronized (this) {
             if (--holders > 0 || noted.isEmpty()) {

@@ -4,6 +4,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +75,16 @@ public final class EngineTurns {
         if (failed instanceof Error e) {
             throw e;
         }
+    }
+
+    /**
+     * Starts {@code work} in this request's turn (answers that arrive meanwhile, or are there at once, wait
+     * until the start returns) and gives its outcome.
+     */
+    public <T> CompletableFuture<T> start(Supplier<CompletableFuture<T>> work) {
+        CompletableFuture<T> outcome = new CompletableFuture<>();
+        run(() -> work.get().whenComplete((value, failure) -> complete(outcome, value, failure)));
+        return outcome;
     }
 
     /**
